@@ -1,0 +1,185 @@
+"""Every number of the game in one place.
+
+The rulebook leaves the printed component data out; ``clarifications.md`` fixes it and
+marks most of it *assumed*. Rules code reads these values only through a
+:class:`GameData`, so a user can pass the printed values or a house variant
+(``GameData(coin_bowl_first=8)``, ``dataclasses.replace(DEFAULT_DATA, ...)``) without
+touching the engine. Sizes of the action and observation spaces are derived from it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+FACTIONS = ("Gladiators", "Legates", "Praetorians", "Plebeians",
+            "Patricians", "Vestal Virgins", "Senators")
+GLADIATORS, LEGATES, PRAETORIANS, PLEBEIANS, PATRICIANS, VESTALS, SENATORS = range(7)
+LEADERS = ("Spartacus", "Varus", "Gaius Tigellinus", "Agrippa",
+           "Scipio Africanus", "Aquilia Severa", "Cato the Elder")
+NUM_FACTIONS = 7
+MAX_VALUE = 10                 # card values run 0..10; value 0 of each faction is its leader
+NUM_VALUES = MAX_VALUE + 1
+NUM_CARD_TYPES = NUM_FACTIONS * NUM_VALUES   # a card is (faction, value): code f * 11 + v
+MAX_PLAYERS = 5
+MIN_PLAYERS = 2
+
+# Victory objectives, in the order of the victory card.
+OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
+
+
+@dataclass(frozen=True)
+class VictoryCard:
+    """A victory condition card (clarifications §3): thresholds and how many objectives win."""
+    id: str
+    laurels: int
+    legions: int
+    denarii: int
+    markers: int
+    need: dict            # player count -> objectives needed; absent counts are not allowed
+    obligatory: str | None = None
+    length: str = "medium"
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first inconsistency."""
+        from .errors import ConfigError
+        if not isinstance(self.id, str) or not self.id:
+            raise ConfigError("victory card id must be a non-empty string")
+        for name in ("laurels", "legions", "denarii", "markers"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise ConfigError(f"victory card {self.id!r}: {name} must be an int >= 0, got {value!r}")
+        if self.obligatory is not None and self.obligatory not in OBJECTIVES:
+            raise ConfigError(f"victory card {self.id!r}: unknown obligatory objective "
+                              f"{self.obligatory!r}; expected one of {OBJECTIVES}")
+        if not self.need:
+            raise ConfigError(f"victory card {self.id!r}: 'need' lists no player count")
+        for players, need in self.need.items():
+            if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+                raise ConfigError(f"victory card {self.id!r}: player count {players!r} outside 2-5")
+            if not isinstance(need, int) or not 1 <= need <= len(OBJECTIVES):
+                raise ConfigError(f"victory card {self.id!r}: need for {players} players must be "
+                                  f"1-{len(OBJECTIVES)}, got {need!r}")
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "laurels": self.laurels, "legions": self.legions,
+                "denarii": self.denarii, "markers": self.markers,
+                "need": {str(k): v for k, v in self.need.items()},
+                "obligatory": self.obligatory, "length": self.length}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "VictoryCard":
+        from .errors import ConfigError
+        try:
+            card = cls(id=d["id"], laurels=d["laurels"], legions=d["legions"],
+                       denarii=d["denarii"], markers=d["markers"],
+                       need={int(k): v for k, v in d["need"].items()},
+                       obligatory=d.get("obligatory"), length=d.get("length", "medium"))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ConfigError(f"malformed victory card {d!r}: {exc}") from None
+        card.validate()
+        return card
+
+
+VICTORY_CARDS = {c.id: c for c in (
+    VictoryCard("alea-iacta-est-short", 8, 2, 25, 4, {2: 4, 3: 4, 4: 3}, None, "short"),
+    VictoryCard("alea-iacta-est-long", 12, 4, 40, 6, {2: 5, 3: 5, 4: 4}, None, "long"),
+    VictoryCard("cursus-honorum", 10, 3, 30, 5, {2: 4, 3: 4, 4: 3}, "tribune", "medium"),
+    VictoryCard("panem-et-circenses", 8, 3, 25, 4, {2: 3, 3: 3, 4: 3}, "favor", "short"),
+    VictoryCard("pax-romana", 12, 5, 35, 6, {2: 4, 3: 4, 4: 4}, "legions", "long"),
+    VictoryCard("quinque-viri", 9, 3, 30, 4, {5: 4}, None, "medium"),
+)}
+
+# Values of each faction's cards (clarifications §2); value 0 is the leader.
+DECK = {
+    "Gladiators": (0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6),
+    "Legates": (0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6),
+    "Praetorians": (0, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6, 7),
+    "Plebeians": (0, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7),
+    "Patricians": (0, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 8),
+    "Vestal Virgins": (0, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 8),
+    "Senators": (0, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10),
+}
+
+SCORING = {            # rulebook, "The End of Play"
+    "tribune": 7, "scroll": 3, "eternal_favor": 5, "temporary_favor": 2,
+    "legion": 2, "laurel": 1, "denarii_per_point": 10, "marker": 1, "first_declarer": 2,
+}
+
+
+@dataclass(frozen=True)
+class GameData:
+    """The game's numbers. Defaults are clarifications.md; every field may be replaced."""
+    deck: dict = field(default_factory=lambda: dict(DECK))
+    victory_cards: dict = field(default_factory=lambda: dict(VICTORY_CARDS))
+    followers: dict = field(default_factory=lambda: {2: 6, 3: 6, 4: 5, 5: 4})
+    starting_money: int = 12            # the starting player; each next seat clockwise +1
+    setup_deal: int = 6
+    setup_keep: int = 4
+    coin_bowl_first: int = 7
+    coin_bowl_later: int = 5
+    thermae_cards: int = 3
+    thermae_cost: int = 1
+    forum_cards: int = 6
+    forum_cost: int = 3
+    curia_stacks: int = 3
+    curia_sum: int = 5                  # a stack is filled until its sum reaches this
+    atrium_cards: int = 3               # "1." turns all but one face up
+    atrium_single_cost: int = 1
+    catacomb_cards: int = 5
+    catacomb_prices: tuple = (4, 3, 2)
+    pantheon_spaces: int = 2
+    field_of_mars_spaces: int = 3
+    mars_laurels_per_pair: int = 1
+    mars_bonus_laurels: int = 1
+    cesura_hand_limit: int = 7
+    scoring: dict = field(default_factory=lambda: dict(SCORING))
+    point_variant_markers: dict = field(default_factory=lambda: {2: 7, 3: 6, 4: 6, 5: 5})
+    # take-over benefits and leaders (rulebook, "The Factions")
+    gladiator_legions: int = 1
+    spartacus_legions: int = 1
+    legate_laurels: int = 2
+    varus_laurels: int = 1
+    patrician_laurels: int = 1
+    scipio_denarii: int = 10
+    vestal_denarii: int = 5
+    senator_laurels: int = 1
+    plebeian_benefit_denarii: int = 2
+    vestal_benefit_laurels: int = 1
+    first_control_laurels: int = 1
+    max_bid: int = 99                   # largest sealed bid the action space offers
+    round_limit: int = 50
+
+    def validate(self) -> None:
+        """Raise ConfigError naming the first inconsistency (deck, counts, cards)."""
+        from .errors import ConfigError
+        if set(self.deck) != set(FACTIONS):
+            raise ConfigError(f"deck must list exactly the factions {FACTIONS}, got {sorted(self.deck)}")
+        for faction, values in self.deck.items():
+            if not values or any(not isinstance(v, int) or not 0 <= v <= MAX_VALUE for v in values):
+                raise ConfigError(f"deck: {faction} values must be ints in 0..{MAX_VALUE}, got {values!r}")
+            if list(values).count(0) != 1:
+                raise ConfigError(f"deck: {faction} must hold exactly one leader (value 0), "
+                                  f"got {list(values).count(0)}")
+        need_cards = max(self.followers.values(), default=0)
+        if sorted(self.followers) != [2, 3, 4, 5] or any(
+                not isinstance(v, int) or v < 1 for v in self.followers.values()):
+            raise ConfigError(f"followers must give a positive count for 2, 3, 4 and 5 players, "
+                              f"got {self.followers!r}")
+        if not 0 < self.setup_keep <= self.setup_deal:
+            raise ConfigError(f"setup_keep ({self.setup_keep}) must be in 1..setup_deal ({self.setup_deal})")
+        if self.deck_size() < MAX_PLAYERS * self.setup_deal:
+            raise ConfigError(f"deck of {self.deck_size()} cards cannot deal {self.setup_deal} "
+                              f"to {MAX_PLAYERS} players")
+        if len(self.catacomb_prices) < 1 or self.atrium_cards < 2 or need_cards < 1:
+            raise ConfigError("catacomb_prices needs a price and atrium_cards at least 2")
+        if sorted(self.point_variant_markers) != [2, 3, 4, 5]:
+            raise ConfigError("point_variant_markers must give a threshold for 2, 3, 4 and 5 players")
+        if self.max_bid < 1 or self.round_limit < 1:
+            raise ConfigError("max_bid and round_limit must be positive")
+        for card in self.victory_cards.values():
+            card.validate()
+
+    def deck_size(self) -> int:
+        return sum(len(v) for v in self.deck.values())
+
+
+DEFAULT_DATA = GameData()

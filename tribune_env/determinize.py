@@ -1,0 +1,93 @@
+"""Sample a full game state consistent with one player's information (for IS-MCTS).
+
+Hidden from a player: other hands, the order and content of the draw pile, face-down
+discards, face-down board cards it has not seen, other players' sealed bids and
+face-down Field of Mars pairs, and another player's set under construction. These are
+pooled and dealt again at random into the same places with the same sizes; everything
+the player's observation shows is kept, so ``observe(player)`` is unchanged.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .data import NUM_CARD_TYPES, NUM_VALUES
+from .state import M, MONEY
+from .tasks import Task
+
+
+def determinize(game, player: int, rng: np.random.Generator | None = None):
+    """A clone of `game` with everything hidden from `player` re-dealt by `rng`."""
+    g = game.clone()
+    rng = game.rng if rng is None else rng
+    g.rng.bit_generator.state = np.random.default_rng(rng.integers(2**63)).bit_generator.state
+    pool = np.zeros(NUM_CARD_TYPES, dtype=np.int64)
+    others = [q for q in range(g.n) if q != player]
+    decision = g.decision()
+    if decision is not None and decision[1] != player:
+        g.build[:] = 0                          # someone else's unfinished set is unknown
+    for q in others:
+        pool += g.hand[q]
+    n_draw = int(g.meta[M["draw_n"]])
+    pool += np.bincount(g.draw[:n_draw], minlength=NUM_CARD_TYPES)
+    pool += g.discard_hidden
+    hidden_slots = _hidden_slots(g, player)
+    for slot in hidden_slots:
+        pool[g.slot_card[slot]] += 1
+    catacombs_hidden = not g.catacombs_seen[player]
+    if catacombs_hidden:
+        pool += g.catacombs
+    mars = g.board.spaces["Field of Mars"]
+    hidden_pairs = [i for i, s in enumerate(mars)
+                    if g.space_owner[s] != player and g.mars_pairs[i].sum() == 2]
+    for i in hidden_pairs:
+        pool += g.mars_pairs[i]
+
+    for i in hidden_pairs:                      # pairs first: they must be of one faction
+        pair = _sample_pair(pool, rng)
+        if pair is not None:
+            g.mars_pairs[i] = pair
+        pool -= g.mars_pairs[i]
+    cards = np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int16), pool)
+    rng.shuffle(cards)
+    at = 0
+
+    def take(k):
+        nonlocal at
+        at += k
+        return cards[at - k: at]
+
+    for q in others:
+        g.hand[q] = np.bincount(take(int(g.hand[q].sum())), minlength=NUM_CARD_TYPES)
+    for slot in hidden_slots:
+        g.slot_card[slot] = take(1)[0]
+    if catacombs_hidden:
+        g.catacombs[:] = np.bincount(take(int(g.catacombs.sum())), minlength=NUM_CARD_TYPES)
+    g.discard_hidden[:] = np.bincount(take(int(g.discard_hidden.sum())), minlength=NUM_CARD_TYPES)
+    g.draw[:n_draw] = take(n_draw)
+    assert at == len(cards)
+    for q in others:                            # sealed bids not yet revealed
+        if g.committed[q] and decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
+            g.bids[q] = rng.integers(min(int(g.res[q, MONEY]), g.data.max_bid) + 1)
+    g._mask_ok = False
+    return g
+
+
+def _hidden_slots(g, player):
+    pantheon = g.board.slots["Pantheon"].start
+    return [int(s) for s in np.flatnonzero((g.slot_card >= 0) & (g.slot_up == 0))
+            if not (s == pantheon and g.pantheon_seen[player])]
+
+
+def _sample_pair(pool, rng):
+    """Two cards of one faction from the pool, or None if no faction has two."""
+    by_faction = pool.reshape(-1, NUM_VALUES).sum(axis=1)
+    weights = by_faction * (by_faction - 1)
+    if not weights.any():
+        return None
+    f = rng.choice(len(weights), p=weights / weights.sum())
+    values = np.repeat(np.arange(NUM_VALUES), pool[f * NUM_VALUES:(f + 1) * NUM_VALUES])
+    chosen = rng.choice(values, size=2, replace=False)
+    pair = np.zeros(NUM_CARD_TYPES, dtype=np.int64)
+    for v in chosen:
+        pair[f * NUM_VALUES + v] += 1
+    return pair
