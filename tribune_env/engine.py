@@ -18,7 +18,7 @@ from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TY
                    GameData, VictoryCard)
 from .errors import ConfigError, IllegalActionError, StateFormatError
 from .state import (ETERNAL, LAURELS, LEGIONS, M, MARKERS, MONEY, STATUS_RUNNING,
-                    STATUS_TERMINATED, STATUS_TRUNCATED, TILE, TRIBUNE, State, fields)
+                    STATUS_TERMINATED, STATUS_TRUNCATED, TILE, TRIBUNE, Layout, State, fields)
 from .tasks import FIRST_DECISION, Task
 
 
@@ -50,7 +50,8 @@ class Game:
                 raise ConfigError(f"no victory card fits {num_players} players")
             self.victory_card = data.victory_cards[fitting[int(rng.integers(len(fitting)))]]
             self._derive_victory()
-        self._bind(State.empty(self._spec, rng))
+        self.obs_template = self.obs_layout.template(self)
+        self._bind(State.empty(self._layout, rng))
         self.log = [] if log else None
         phases.setup(self)
         self._advance()
@@ -89,14 +90,14 @@ class Game:
         self.auto_forced = bool(auto_forced)
         self.A = ActionSpace(data)
         self.board = self.A.board
-        self._spec = fields(self.board.num_spaces, self.board.num_slots, data.curia_stacks,
-                            data.field_of_mars_spaces, data.deck_size())
+        self._layout = Layout(fields(self.board.num_spaces, self.board.num_slots, data.curia_stacks,
+                                     data.field_of_mars_spaces, data.deck_size()))
         deck = [f * NUM_VALUES + v for f, name in enumerate(FACTIONS) for v in data.deck[name]]
         self.deck = np.array(deck, dtype=np.int16)
         self.deck_counts = np.bincount(self.deck, minlength=NUM_CARD_TYPES).astype(np.int16)
         self._derive_victory()
         self._mask = np.zeros(self.A.size, dtype=np.int8)
-        self.obs_layout = ObservationLayout(self.board, data)
+        self.obs_layout = ObservationLayout(self.board, data, self._layout)
 
     def _derive_victory(self):
         """Thresholds as arrays, so that checking every player is a few numpy operations."""

@@ -32,8 +32,10 @@ def load(cls, d: dict, data: GameData):
         raise StateFormatError(f"malformed config: missing or wrong {exc}") from None
     except ConfigError as exc:
         raise StateFormatError(f"bad config in saved game: {exc}") from None
-    arrays = {}
-    for name, (shape, dtype, _) in game._spec.items():
+    layout = game._layout
+    buffer = np.empty(layout.size, dtype=np.int32)
+    info = np.iinfo(np.int32)
+    for name, (offset, size, shape) in layout.offsets.items():
         if name not in d["arrays"]:
             raise StateFormatError(f"saved game lacks the array {name!r}")
         try:
@@ -42,11 +44,10 @@ def load(cls, d: dict, data: GameData):
             raise StateFormatError(f"array {name!r} is not numeric") from None
         if a.shape != shape:
             raise StateFormatError(f"array {name!r} has shape {a.shape}, expected {shape}")
-        info = np.iinfo(dtype)
         if a.size and (a.min() < info.min or a.max() > info.max):
-            raise StateFormatError(f"array {name!r} holds values outside {np.dtype(dtype).name}")
-        arrays[name] = a.astype(dtype)
-    extra = set(d["arrays"]) - set(game._spec)
+            raise StateFormatError(f"array {name!r} holds values outside int32")
+        buffer[offset: offset + size] = a.ravel()
+    extra = set(d["arrays"]) - set(layout.offsets)
     if extra:
         raise StateFormatError(f"saved game has unknown arrays {sorted(extra)}")
     rng = np.random.default_rng()
@@ -54,7 +55,8 @@ def load(cls, d: dict, data: GameData):
         rng.bit_generator.state = d["rng"]
     except (TypeError, ValueError, KeyError) as exc:
         raise StateFormatError(f"bad generator state: {exc}") from None
-    game._bind(State(arrays, rng))
+    game._bind(State(layout, buffer, rng))
+    game.obs_template = game.obs_layout.template(game)
     log = d.get("log")
     if log is not None and not (isinstance(log, list) and all(isinstance(x, str) for x in log)):
         raise StateFormatError("log must be a list of strings or null")

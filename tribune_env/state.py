@@ -1,7 +1,7 @@
-"""The game state: a flat set of fixed-shape numpy arrays.
+"""The game state: fixed-shape numpy arrays, all views of one flat int32 buffer.
 
-Copying and serialising are loops over :data:`FIELDS`, so a field can never be
-forgotten. Every player-indexed array has ``MAX_PLAYERS`` rows; rows of absent seats
+Copying is one buffer copy and serialising a loop over the named arrays, so a field
+can never be forgotten. Every player-indexed array has ``MAX_PLAYERS`` rows; rows of absent seats
 stay zero. Scalars live in ``meta`` under the names of :data:`META`.
 """
 from __future__ import annotations
@@ -24,60 +24,87 @@ MAX_TASKS = 128
 
 
 def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) -> dict:
-    """Name -> (shape, dtype, fill) of every state array, for a board of this size."""
+    """Name -> (shape, fill) of every state array, for a board of this size."""
     return {
-        "meta": ((len(META),), np.int64, 0),
-        "tasks": ((MAX_TASKS, 4), np.int16, 0),
-        "hand": ((P, C), np.int16, 0),
-        "draw": ((deck,), np.int16, -1),
-        "discard_public": ((C,), np.int16, 0),   # face-up discards, known to all
-        "discard_hidden": ((C,), np.int16, 0),   # face-down discards, known to none
-        "sets": ((F, V), np.int16, 0),           # the controller's displayed set, by value
-        "controller": ((F,), np.int8, -1),
-        "first_laurel": ((F,), np.int8, 1),
-        "markers": ((P, F), np.int8, 0),
-        "res": ((P, len(RESOURCES)), np.int32, 0),
-        "followers": ((P,), np.int8, 0),         # followers still to place this round
-        "coin_bowl": ((P,), np.int8, 0),
-        "space_owner": ((num_spaces,), np.int8, -1),
-        "field_owner": ((F, 2), np.int8, -1),
-        "slot_card": ((num_slots,), np.int16, -1),
-        "slot_up": ((num_slots,), np.int8, 0),
-        "curia": ((curia, C), np.int16, 0),
-        "catacombs": ((C,), np.int16, 0),
-        "pantheon_seen": ((P,), np.int8, 0),
-        "catacombs_seen": ((P,), np.int8, 0),
-        "bids": ((P,), np.int32, 0),
-        "committed": ((P,), np.int8, 0),
-        "mars_pairs": ((mars, C), np.int16, 0),
-        "build": ((C,), np.int16, 0),            # the card set under construction
-        "challenger": ((V,), np.int16, 0),       # set played from space "2" of the contested faction
-        "declared": ((P,), np.int8, -1),         # order of "Veni, vidi, vici", -1 if none
-        "winner": ((P,), np.int8, 0),
+        "meta": ((len(META),), 0),
+        "tasks": ((MAX_TASKS, 4), 0),
+        "hand": ((P, C), 0),
+        "draw": ((deck,), -1),
+        "discard_public": ((C,), 0),   # face-up discards, known to all
+        "discard_hidden": ((C,), 0),   # face-down discards, known to none
+        "sets": ((F, V), 0),           # the controller's displayed set, by value
+        "controller": ((F,), -1),
+        "first_laurel": ((F,), 1),
+        "markers": ((P, F), 0),
+        "res": ((P, len(RESOURCES)), 0),
+        "followers": ((P,), 0),        # followers still to place this round
+        "coin_bowl": ((P,), 0),
+        "space_owner": ((num_spaces,), -1),
+        "field_owner": ((F, 2), -1),
+        "slot_card": ((num_slots,), -1),
+        "slot_up": ((num_slots,), 0),
+        "curia": ((curia, C), 0),
+        "catacombs": ((C,), 0),
+        "pantheon_seen": ((P,), 0),
+        "catacombs_seen": ((P,), 0),
+        "bids": ((P,), 0),
+        "committed": ((P,), 0),
+        "mars_pairs": ((mars, C), 0),
+        "build": ((C,), 0),            # the card set under construction
+        "challenger": ((V,), 0),       # set played from space "2" of the contested faction
+        "declared": ((P,), -1),        # order of "Veni, vidi, vici", -1 if none
+        "winner": ((P,), 0),
     }
 
 
+class Layout:
+    """Offsets of each named array inside the one flat int32 buffer of a state."""
+
+    def __init__(self, spec: dict):
+        self.spec = spec
+        self.offsets = {}
+        offset = 0
+        for name, (shape, _) in spec.items():
+            size = int(np.prod(shape))
+            self.offsets[name] = (offset, size, shape)
+            offset += size
+        self.size = offset
+        self.initial = np.empty(offset, dtype=np.int32)
+        for name, (shape, fill) in spec.items():
+            start, size, _ = self.offsets[name]
+            self.initial[start: start + size] = fill
+
+    def views(self, buffer: np.ndarray) -> dict:
+        return {name: buffer[o: o + size].reshape(shape) for name, (o, size, shape) in self.offsets.items()}
+
+
 class State:
-    """Arrays named by :func:`fields`, plus the seeded generator every random draw uses."""
+    """One flat int32 buffer viewed as named arrays, plus the game's seeded generator.
 
-    __slots__ = ("arrays", "rng")
+    A copy is one buffer copy, so no field can be forgotten; the observation is mostly a
+    single precomputed gather from the buffer.
+    """
 
-    def __init__(self, arrays: dict, rng: np.random.Generator):
-        self.arrays = arrays
+    __slots__ = ("layout", "buffer", "arrays", "rng")
+
+    def __init__(self, layout: Layout, buffer: np.ndarray, rng: np.random.Generator):
+        self.layout = layout
+        self.buffer = buffer
+        self.arrays = layout.views(buffer)
         self.rng = rng
 
     @classmethod
-    def empty(cls, spec: dict, rng: np.random.Generator) -> "State":
-        return cls({name: np.full(shape, fill, dtype) for name, (shape, dtype, fill) in spec.items()}, rng)
+    def empty(cls, layout: Layout, rng: np.random.Generator) -> "State":
+        return cls(layout, layout.initial.copy(), rng)
 
     def clone(self) -> "State":
         rng = np.random.Generator(type(self.rng.bit_generator)())
         rng.bit_generator.state = self.rng.bit_generator.state
-        return State({name: a.copy() for name, a in self.arrays.items()}, rng)
+        return State(self.layout, self.buffer.copy(), rng)
 
     def equals(self, other: "State") -> bool:
-        return (self.arrays.keys() == other.arrays.keys()
-                and all(np.array_equal(a, other.arrays[k]) for k, a in self.arrays.items())
+        return (self.layout.offsets == other.layout.offsets
+                and np.array_equal(self.buffer, other.buffer)
                 and self.rng.bit_generator.state == other.rng.bit_generator.state)
 
     def to_dict(self) -> dict:
