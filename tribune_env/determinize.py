@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .data import NUM_CARD_TYPES, NUM_VALUES
+from .kernel import seed_words
 from .state import M, MONEY
 from .tasks import Task
 
@@ -18,8 +19,9 @@ from .tasks import Task
 def determinize(game, player: int, rng: np.random.Generator | None = None):
     """A clone of `game` with everything hidden from `player` re-dealt by `rng`."""
     g = game.clone()
-    rng = game.rng if rng is None else rng
-    g.rng.bit_generator.state = np.random.default_rng(rng.integers(2**63)).bit_generator.state
+    if rng is None:       # derived from the game's generator, which is left untouched
+        rng = np.random.default_rng(game.rng.view(np.uint32).tolist())
+    g.rng[:] = seed_words(rng.integers(2**63))  # the sampled world's future differs too
     pool = np.zeros(NUM_CARD_TYPES, dtype=np.int64)
     others = [q for q in range(g.n) if q != player]
     decision = g.decision()
@@ -47,7 +49,7 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
         if pair is not None:
             g.mars_pairs[i] = pair
         pool -= g.mars_pairs[i]
-    cards = np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int16), pool)
+    cards = np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int32), pool)
     rng.shuffle(cards)
     at = 0
 

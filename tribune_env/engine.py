@@ -16,6 +16,7 @@ from .observation import ObservationLayout, observe
 from .actions import ActionSpace, card_name
 from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, NUM_VALUES,
                    GameData, VictoryCard)
+from .kernel import below, seed_words, shuffle
 from .errors import ConfigError, IllegalActionError, StateFormatError
 from .state import (ETERNAL, LAURELS, LEGIONS, M, MARKERS, MONEY, STATUS_RUNNING,
                     STATUS_TERMINATED, STATUS_TRUNCATED, TILE, TRIBUNE, Layout, State, fields)
@@ -43,15 +44,16 @@ class Game:
                  seed=None, data: GameData = DEFAULT_DATA, round_limit: int | None = None,
                  auto_forced: bool = True, log: bool = True):
         self._configure(num_players, victory_card, point_variant, data, round_limit, auto_forced)
-        rng = np.random.default_rng(seed)
+        state = State.empty(self._layout)
+        state.arrays["rng"][:] = seed_words(seed)
         if self.victory_card is None and not point_variant:
             fitting = sorted(k for k, c in data.victory_cards.items() if num_players in c.need)
             if not fitting:
                 raise ConfigError(f"no victory card fits {num_players} players")
-            self.victory_card = data.victory_cards[fitting[int(rng.integers(len(fitting)))]]
+            self.victory_card = data.victory_cards[fitting[below(state.arrays["rng"], len(fitting))]]
             self._derive_victory()
         self.obs_template = self.obs_layout.template(self)
-        self._bind(State.empty(self._layout, rng))
+        self._bind(state)
         self.log = [] if log else None
         phases.setup(self)
         self._advance()
@@ -93,8 +95,8 @@ class Game:
         self._layout = Layout(fields(self.board.num_spaces, self.board.num_slots, data.curia_stacks,
                                      data.field_of_mars_spaces, data.deck_size()))
         deck = [f * NUM_VALUES + v for f, name in enumerate(FACTIONS) for v in data.deck[name]]
-        self.deck = np.array(deck, dtype=np.int16)
-        self.deck_counts = np.bincount(self.deck, minlength=NUM_CARD_TYPES).astype(np.int16)
+        self.deck = np.array(deck, dtype=np.int32)
+        self.deck_counts = np.bincount(self.deck, minlength=NUM_CARD_TYPES).astype(np.int32)
         self._derive_victory()
         self._mask = np.zeros(self.A.size, dtype=np.int8)
         self.obs_layout = ObservationLayout(self.board, data, self._layout)
@@ -118,7 +120,6 @@ class Game:
     def _bind(self, state: State):
         """Expose each state array as an attribute, for short handler code."""
         self._state = state
-        self.rng = state.rng
         for name, array in state.arrays.items():
             setattr(self, name, array)
         self._mask_ok = False
@@ -284,8 +285,8 @@ class Game:
         pile = self.discard_public + self.discard_hidden
         if not pile.any():
             return
-        cards = np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int16), pile)
-        self.rng.shuffle(cards)
+        cards = np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int32), pile)
+        shuffle(self.rng, cards)
         n = int(self.meta[M["draw_n"]])
         self.draw[len(cards): len(cards) + n] = self.draw[:n].copy()
         self.draw[: len(cards)] = cards

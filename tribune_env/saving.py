@@ -18,7 +18,7 @@ def load(cls, d: dict, data: GameData):
         raise StateFormatError(f"not a saved Tribune game (expected format {FORMAT!r})")
     if d.get("version") != FORMAT_VERSION:
         raise StateFormatError(f"unsupported version {d.get('version')!r}; this engine reads {FORMAT_VERSION}")
-    for key in ("config", "arrays", "rng"):
+    for key in ("config", "arrays"):
         if key not in d:
             raise StateFormatError(f"saved game lacks {key!r}")
     game = object.__new__(cls)
@@ -50,12 +50,9 @@ def load(cls, d: dict, data: GameData):
     extra = set(d["arrays"]) - set(layout.offsets)
     if extra:
         raise StateFormatError(f"saved game has unknown arrays {sorted(extra)}")
-    rng = np.random.default_rng()
-    try:
-        rng.bit_generator.state = d["rng"]
-    except (TypeError, ValueError, KeyError) as exc:
-        raise StateFormatError(f"bad generator state: {exc}") from None
-    game._bind(State(layout, buffer, rng))
+    if not buffer[layout.offsets["rng"][0]: layout.offsets["rng"][0] + 4].any():
+        raise StateFormatError("the generator state is all zero")
+    game._bind(State(layout, buffer))
     game.obs_template = game.obs_layout.template(game)
     log = d.get("log")
     if log is not None and not (isinstance(log, list) and all(isinstance(x, str) for x in log)):

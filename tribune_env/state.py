@@ -54,6 +54,7 @@ def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) ->
         "challenger": ((V,), 0),       # set played from space "2" of the contested faction
         "declared": ((P,), -1),        # order of "Veni, vidi, vici", -1 if none
         "winner": ((P,), 0),
+        "rng": ((4,), 0),              # xoshiro128** words of the game's generator
     }
 
 
@@ -79,44 +80,28 @@ class Layout:
 
 
 class State:
-    """One flat int32 buffer viewed as named arrays, plus the game's seeded generator.
+    """One flat int32 buffer viewed as named arrays, the game's generator included.
 
     A copy is one buffer copy, so no field can be forgotten; the observation is mostly a
-    single precomputed gather from the buffer.
+    single gather from the buffer.
     """
 
-    __slots__ = ("layout", "buffer", "arrays", "rng")
+    __slots__ = ("layout", "buffer", "arrays")
 
-    def __init__(self, layout: Layout, buffer: np.ndarray, rng: np.random.Generator):
+    def __init__(self, layout: Layout, buffer: np.ndarray):
         self.layout = layout
         self.buffer = buffer
         self.arrays = layout.views(buffer)
-        self.rng = rng
 
     @classmethod
-    def empty(cls, layout: Layout, rng: np.random.Generator) -> "State":
-        return cls(layout, layout.initial.copy(), rng)
+    def empty(cls, layout: Layout) -> "State":
+        return cls(layout, layout.initial.copy())
 
     def clone(self) -> "State":
-        rng = np.random.Generator(type(self.rng.bit_generator)())
-        rng.bit_generator.state = self.rng.bit_generator.state
-        return State(self.layout, self.buffer.copy(), rng)
+        return State(self.layout, self.buffer.copy())
 
     def equals(self, other: "State") -> bool:
-        return (self.layout.offsets == other.layout.offsets
-                and np.array_equal(self.buffer, other.buffer)
-                and self.rng.bit_generator.state == other.rng.bit_generator.state)
+        return self.layout.offsets == other.layout.offsets and np.array_equal(self.buffer, other.buffer)
 
     def to_dict(self) -> dict:
-        return {"arrays": {name: a.tolist() for name, a in self.arrays.items()},
-                "rng": _jsonable(self.rng.bit_generator.state)}
-
-
-def _jsonable(obj):
-    if isinstance(obj, dict):
-        return {k: _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, np.integer):
-        return int(obj)
-    return obj
+        return {"arrays": {name: a.tolist() for name, a in self.arrays.items()}}

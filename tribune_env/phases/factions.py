@@ -92,7 +92,7 @@ def take_over(g, f, p, played):
 
 
 def _as_codes(values, f):
-    codes = np.zeros(NUM_FACTIONS * NUM_VALUES, dtype=np.int16)
+    codes = np.zeros(NUM_FACTIONS * NUM_VALUES, dtype=np.int32)
     codes[faction_slice(f)] = values
     return codes
 

@@ -3,6 +3,7 @@ import numpy as np
 
 from ..data import FACTIONS, NUM_CARD_TYPES
 from ..state import M, MONEY
+from ..kernel import below, shuffle
 from ..tasks import Task
 from .registry import VALUE_OF, auto, decision
 
@@ -12,11 +13,11 @@ def setup(g):
     meta = g.meta
     for key in ("temp_favor", "chariot", "proconsul", "challenger"):
         meta[M[key]] = -1
-    deck = g.deck.copy()
-    g.rng.shuffle(deck)
+    deck = g.deck.astype(np.int32)
+    shuffle(g.rng, deck)
     g.draw[: len(deck)] = deck
     meta[M["draw_n"]] = len(deck)
-    start = int(g.rng.integers(g.n))
+    start = int(below(g.rng, g.n))
     meta[M["start_player"]] = start
     order = [(start + i) % g.n for i in range(g.n)]
     for i, p in enumerate(order):
@@ -58,9 +59,9 @@ def setup_discard(g, action, p, b, c):
 def setup_finish(g, a, b, c):
     """Shuffle the setup discards back into the deck."""
     n = int(g.meta[M["draw_n"]])
-    cards = np.concatenate([g.draw[:n], np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int16),
+    cards = np.concatenate([g.draw[:n], np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int32),
                                                   g.discard_hidden)])
-    g.rng.shuffle(cards)
+    shuffle(g.rng, cards)
     g.draw[: len(cards)] = cards
     g.meta[M["draw_n"]] = len(cards)
     g.discard_hidden[:] = 0
