@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .data import NUM_CARD_TYPES, NUM_VALUES
+from .core import dispatch
 from .kernel import seed_words
 from .state import M, MONEY
 from .tasks import Task
@@ -70,7 +71,7 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
     for q in others:                            # sealed bids not yet revealed
         if g.committed[q] and decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
             g.bids[q] = rng.integers(min(int(g.res[q, MONEY]), g.data.max_bid) + 1)
-    g._mask_ok = False
+    dispatch.legal_mask(g._buffer, g._params, g._mask)
     return g
 
 

@@ -6,6 +6,7 @@ import numpy as np
 from .data import NUM_CARD_TYPES, NUM_VALUES, GameData, VictoryCard
 from .errors import ConfigError, StateFormatError
 from .state import META, M, MAX_TASKS, State
+from .core import dispatch
 from .tasks import Task
 
 FORMAT = "tribune-state"
@@ -52,11 +53,10 @@ def load(cls, d: dict, data: GameData):
         raise StateFormatError(f"saved game has unknown arrays {sorted(extra)}")
     if not buffer[layout.offsets["rng"][0]: layout.offsets["rng"][0] + 4].any():
         raise StateFormatError("the generator state is all zero")
-    game._bind(State(layout, buffer))
-    game.obs_template = game.obs_layout.template(game)
     log = d.get("log")
     if log is not None and not (isinstance(log, list) and all(isinstance(x, str) for x in log)):
         raise StateFormatError("log must be a list of strings or null")
+    game._finish_init(State(layout, buffer), log is not None)
     game.log = log
     check_consistency(game)
     return game
@@ -123,5 +123,5 @@ def check_consistency(g):
         kind, a = int(g.tasks[n_tasks - 1, 0]), int(g.tasks[n_tasks - 1, 1])
         if kind < Task.SETUP_DISCARD or not 0 <= a < n:
             raise StateFormatError("a running game must wait for a decision of a seated player")
-        if not g.legal_mask().any():
+        if not dispatch.legal_mask(g._buffer, g._params, g._mask):
             raise StateFormatError("the decision waiting has no legal action")

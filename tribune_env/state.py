@@ -6,6 +6,8 @@ stay zero. Scalars live in ``meta`` under the names of :data:`META`.
 """
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
 from .data import MAX_PLAYERS as P, NUM_CARD_TYPES as C, NUM_FACTIONS as F, NUM_VALUES as V
@@ -14,6 +16,7 @@ META = ("round", "phase", "start_player", "turn", "coin_bowl_used", "colosseum",
         "proconsul", "temp_favor", "draw_n", "n_tasks", "n_declared", "status", "challenger",
         "reshuffles")
 M = {name: i for i, name in enumerate(META)}
+Meta = IntEnum("Meta", {name.upper(): i for i, name in enumerate(META)})  # for compiled code
 STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED = 0, 1, 2
 
 # per-player resources, columns of `res`

@@ -1,0 +1,94 @@
+"""Stage exact table situations for rule tests.
+
+``fresh`` gives a game with every card back in the draw pile and an empty task stack;
+``give``/``place_card``/``display``/``to_top`` move named cards out of the draw pile, so
+all 100 cards stay accounted for; ``run`` pushes the tasks under test above a sentinel
+decision (player_0 placing a follower), where the scenario stops.
+"""
+import numpy as np
+
+from tribune_env import FACTIONS, Game
+from tribune_env.data import NUM_VALUES
+from tribune_env.state import M, MONEY
+from tribune_env.tasks import Task
+
+
+def C(faction: str, value: int) -> int:
+    """Card code of (faction, value); faction by name or unique prefix."""
+    matches = [i for i, f in enumerate(FACTIONS) if f.lower().startswith(faction.lower())]
+    assert len(matches) == 1, faction
+    return matches[0] * NUM_VALUES + value
+
+
+def fresh(n=3, money=20, seed=0, **kw) -> Game:
+    kw.setdefault("log", True)
+    g = Game(n, seed=seed, **kw)
+    g.hand[:] = 0
+    g.draw[: len(g.deck)] = g.deck
+    g.meta[M["draw_n"]] = len(g.deck)
+    g.discard_public[:] = 0
+    g.discard_hidden[:] = 0
+    g.meta[M["n_tasks"]] = 0
+    g.meta[M["round"]] = 1
+    g.meta[M["start_player"]] = 0
+    g.res[:n, MONEY] = money
+    return g
+
+
+def _pull(g, code):
+    n = int(g.meta[M["draw_n"]])
+    where = np.flatnonzero(g.draw[:n] == code)
+    assert len(where), f"{g.card_name(code)} is not in the draw pile"
+    i = int(where[-1])
+    g.draw[i: n - 1] = g.draw[i + 1: n].copy()
+    g.draw[n - 1] = -1
+    g.meta[M["draw_n"]] = n - 1
+    return code
+
+
+def give(g, p, *codes):
+    for code in codes:
+        g.hand[p, _pull(g, code)] += 1
+
+
+def to_top(g, *codes):
+    """Put these cards on top of the draw pile; the first is drawn first."""
+    for code in reversed(codes):
+        _pull(g, code)
+        n = int(g.meta[M["draw_n"]])
+        g.draw[n] = code
+        g.meta[M["draw_n"]] = n + 1
+
+
+def place_card(g, region, index, code, up=None):
+    slot = g.board.slots[region][index]
+    g.slot_card[slot] = _pull(g, code)
+    g.slot_up[slot] = (region in ("Thermae", "Forum Romanum")) if up is None else up
+
+
+def display(g, p, faction, *values):
+    f = C(faction, 0) // NUM_VALUES
+    for v in values:
+        _pull(g, f * NUM_VALUES + v)
+        g.sets[f, v] += 1
+    g.controller[f] = p
+    g.first_laurel[f] = 0
+
+
+def occupy(g, region, index, p):
+    g.space_owner[g.board.spaces[region][index]] = p
+
+
+def run(g, *tasks):
+    """Run `tasks` (first on top) until a decision; the sentinel PLACE(0) marks the end."""
+    g.push(Task.PLACE, 0)
+    g.push_seq(*tasks)
+    g.resume()
+
+
+def done(g) -> bool:
+    return g.decision()[0] == Task.PLACE and int(g.meta[M["n_tasks"]]) == 1
+
+
+def money(g, p):
+    return int(g.res[p, MONEY])

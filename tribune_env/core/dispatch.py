@@ -1,0 +1,254 @@
+"""The compiled engine loop: run automatic tasks, compute masks, apply decisions.
+
+``step`` is the one entry point per action: it applies the action to the decision on top
+of the task stack, runs automatic tasks (and, if enabled, decisions with a single legal
+action) until a real decision or the end, and leaves that decision's mask in ``m``.
+"""
+import numpy as np
+from numba import njit
+
+from ..kernel import JIT, K, views
+from ..state import Meta
+from ..tasks import Task
+from . import chariot as ch
+from . import factions as fa
+from . import placement as pl
+from . import regions as rg
+from . import rounds as ro
+from .common import check_declarations, gain_marker, objective, say, scores
+from .events import Ev
+
+
+@njit(**JIT)
+def run_auto(s, k, ev, kind, a, b, c):
+    if kind == Task.ROUND_START:
+        ro.round_start(s, k, ev)
+    elif kind == Task.DEAL:
+        ro.deal(s, k, ev, a, c)
+    elif kind == Task.DEAL_CURIA:
+        ro.deal_curia(s, k, ev, a, c)
+    elif kind == Task.DEAL_CATACOMBS:
+        ro.deal_catacombs(s, k, ev, c)
+    elif kind == Task.DRAW:
+        ro.draw(s, k, ev, a, c)
+    elif kind == Task.PHASE2:
+        pl.phase2(s, k, ev)
+    elif kind == Task.PHASE3:
+        rg.phase3(s, k, ev)
+    elif kind == Task.THERMAE:
+        rg.thermae(s, k, ev)
+    elif kind == Task.FORUM:
+        rg.forum(s, k, ev)
+    elif kind == Task.LATRINE:
+        rg.latrine(s, k, ev)
+    elif kind == Task.CURIA:
+        rg.curia(s, k, a)
+    elif kind == Task.ATRIUM:
+        rg.atrium(s, k, ev)
+    elif kind == Task.ATRIUM_RESOLVE:
+        rg.atrium_resolve(s, k, ev)
+    elif kind == Task.CATACOMBS:
+        rg.catacombs(s, k, a)
+    elif kind == Task.CATACOMBS_END:
+        rg.catacombs_end(s)
+    elif kind == Task.PANTHEON:
+        rg.pantheon(s, k, ev)
+    elif kind == Task.PANTHEON_END:
+        rg.pantheon_end(s, k, ev)
+    elif kind == Task.MARS:
+        rg.mars(s, k)
+    elif kind == Task.MARS_RESOLVE:
+        rg.mars_resolve(s, k, ev)
+    elif kind == Task.PHASE4:
+        rg.phase4(s)
+    elif kind == Task.TAKEOVER:
+        fa.takeover(s, a)
+    elif kind == Task.TAKEOVER_BENEFIT:
+        fa.takeover_benefit(s, k, a, b)
+    elif kind == Task.MARKER_LAUREL:
+        fa.marker_laurel(s, k, ev, a, b)
+    elif kind == Task.LEADER:
+        fa.leader(s, k, ev, a, b)
+    elif kind == Task.PHASE5:
+        fa.phase5(s)
+    elif kind == Task.FACTION_BENEFIT:
+        fa.faction_benefit(s, a)
+    elif kind == Task.PHASE6:
+        ch.phase6(s, k)
+    elif kind == Task.CHARIOT_RESOLVE:
+        ch.chariot_resolve(s, k, ev)
+    elif kind == Task.ROUND_END:
+        ro.round_end(s, k, ev)
+    elif kind == Task.CESURA_SETS:
+        ro.cesura_sets(s, k, ev)
+    elif kind == Task.SETUP_FINISH:
+        ro.setup_finish(s, k, ev)
+
+
+@njit(**JIT)
+def fill_mask(s, k, m, kind, p, b, c):
+    """Write the legal actions of decision (kind, p, b, c) into the zeroed mask m."""
+    if kind == Task.PLACE:
+        pl.mask_place(s, k, m, p)
+    elif kind == Task.SETUP_DISCARD:
+        ro.mask_discard_down(s, k, m, p, k[K.SETUP_KEEP])
+    elif kind == Task.CESURA_DISCARD:
+        ro.mask_discard_down(s, k, m, p, k[K.HAND_LIMIT])
+    elif kind == Task.ATRIUM_FLIP:
+        pl.mask_atrium_flip(s, k, m)
+    elif kind == Task.LATRINE_CHOICE:
+        rg.mask_latrine(s, k, m, p)
+    elif kind == Task.CURIA_CHOICE or kind == Task.TIGELLINUS:
+        rg.mask_any_discard(s, k, m, p)
+    elif kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
+        rg.mask_bid(s, k, m, p)
+    elif kind == Task.CATACOMBS_CHOICE:
+        rg.mask_catacombs(s, k, m, p, b)
+    elif kind == Task.SACRIFICE:
+        rg.mask_sacrifice(s, k, m, p)
+    elif kind == Task.MARS_PAIR:
+        rg.mask_mars(s, k, m, p)
+    elif kind == Task.TAKEOVER_SET:
+        fa.mask_takeover(s, k, m, p, b, c)
+    elif kind == Task.PENALTY:
+        fa.mask_penalty(s, k, m, b)
+    elif kind == Task.ASSASSIN:
+        fa.mask_assassin(s, k, m)
+    elif kind == Task.AGRIPPA:
+        fa.mask_agrippa(s, k, m, p)
+    elif kind == Task.CATO:
+        fa.mask_cato(s, k, m, p)
+    elif kind == Task.BENEFIT_CHOICE:
+        fa.mask_benefit(s, k, m, p, b)
+    elif kind == Task.TEMP_FAVOR:
+        m[k[K.A_TEMP_FAVOR]] = 1
+        m[k[K.A_DECLINE]] = 1
+    elif kind == Task.BUY_LEGION:
+        fa.mask_buy_legion(s, k, m, p)
+    elif kind == Task.CHARIOT_PLACE:
+        ch.mask_chariot(s, k, m, p)
+
+
+@njit(**JIT)
+def apply(s, k, ev, action, kind, p, b, c):
+    if kind == Task.PLACE:
+        pl.place(s, k, ev, action, p)
+    elif kind == Task.SETUP_DISCARD:
+        ro.apply_discard_down(s, k, ev, action, kind, p, False)   # face down: nobody learns them
+    elif kind == Task.CESURA_DISCARD:
+        ro.apply_discard_down(s, k, ev, action, kind, p, True)
+    elif kind == Task.ATRIUM_FLIP:
+        pl.atrium_flip(s, k, action)
+    elif kind == Task.LATRINE_CHOICE:
+        rg.latrine_choice(s, k, action, p)
+    elif kind == Task.CURIA_CHOICE:
+        rg.curia_choice(s, k, ev, action, p, b)
+    elif kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
+        rg.bid(s, k, action, p)
+    elif kind == Task.CATACOMBS_CHOICE:
+        rg.catacombs_choice(s, k, ev, action, p, b)
+    elif kind == Task.SACRIFICE:
+        rg.sacrifice(s, k, action, p)
+    elif kind == Task.MARS_PAIR:
+        rg.mars_pair(s, k, action, p, b)
+    elif kind == Task.TAKEOVER_SET:
+        fa.takeover_set(s, k, ev, action, p, b, c)
+    elif kind == Task.PENALTY:
+        fa.penalty(s, k, action, p, b)
+    elif kind == Task.TIGELLINUS:
+        fa.tigellinus(s, k, action, p)
+    elif kind == Task.ASSASSIN:
+        fa.assassin(s, k, ev, action)
+    elif kind == Task.AGRIPPA:
+        fa.agrippa(s, k, action, p)
+    elif kind == Task.CATO:
+        gain_marker(s, k, ev, p, action - k[K.A_MARKER])
+    elif kind == Task.BENEFIT_CHOICE:
+        fa.benefit_choice(s, k, action, p, b)
+    elif kind == Task.TEMP_FAVOR:
+        if action == k[K.A_TEMP_FAVOR]:
+            s.meta[Meta.TEMP_FAVOR] = p
+    elif kind == Task.BUY_LEGION:
+        fa.buy_legion(s, k, action, p)
+    elif kind == Task.CHARIOT_PLACE:
+        ch.chariot_place(s, k, ev, action, p)
+
+
+@njit(**JIT)
+def mask_of_top(s, k, m):
+    """Fill m for the decision on top of the stack; return (legal count, last legal action)."""
+    m[:] = 0
+    if s.meta[Meta.STATUS] != 0:
+        return 0, -1
+    top = s.meta[Meta.N_TASKS] - 1
+    fill_mask(s, k, m, s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3])
+    count, last = 0, -1
+    for a in range(len(m)):
+        if m[a]:
+            count += 1
+            last = a
+    return count, last
+
+
+@njit(**JIT)
+def apply_top(s, k, ev, action):
+    top = s.meta[Meta.N_TASKS] - 1
+    kind, p, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
+    s.meta[Meta.N_TASKS] = top
+    say(k, ev, Ev.ACTION, p, action)
+    apply(s, k, ev, action, kind, p, b, c)
+    check_declarations(s, k, ev)
+
+
+@njit(**JIT)
+def advance(s, k, ev, m):
+    """Run automatic tasks (and forced decisions) until a real decision or the end."""
+    while s.meta[Meta.STATUS] == 0:
+        top = s.meta[Meta.N_TASKS] - 1
+        kind = s.tasks[top, 0]
+        if kind >= Task.SETUP_DISCARD:
+            count, last = mask_of_top(s, k, m)
+            if count != 1 or not k[K.AUTO_FORCED]:
+                return
+            apply_top(s, k, ev, last)
+            continue
+        s.meta[Meta.N_TASKS] = top
+        run_auto(s, k, ev, kind, s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3])
+        check_declarations(s, k, ev)
+    m[:] = 0
+
+
+@njit(**JIT)
+def step(buf, k, ev, m, action):
+    """Apply `action` (already checked legal against m) and run on to the next decision."""
+    s = views(buf, k)
+    apply_top(s, k, ev, action)
+    advance(s, k, ev, m)
+
+
+@njit(**JIT)
+def run(buf, k, ev, m):
+    """Run from the current task stack to the next decision (after setup or loading)."""
+    advance(views(buf, k), k, ev, m)
+
+
+@njit(**JIT)
+def legal_mask(buf, k, m):
+    """Recompute m for the decision waiting (after copying or loading a game)."""
+    return mask_of_top(views(buf, k), k, m)[0]
+
+
+@njit(**JIT)
+def final_scores(buf, k):
+    return scores(views(buf, k), k)
+
+
+@njit(**JIT)
+def objectives(buf, k):
+    """(players, 6) bool: the objectives of the victory card each player meets now."""
+    s = views(buf, k)
+    out = np.zeros((k[K.N], 6), dtype=np.bool_)
+    for p in range(k[K.N]):
+        for i in range(6):
+            out[p, i] = objective(s.res[p], k, s.meta[Meta.TEMP_FAVOR], p, i)
+    return out

@@ -1,0 +1,120 @@
+"""Phase 2: placing followers on region spaces, faction fields and the coin bowl."""
+from numba import njit
+
+from ..data import NUM_FACTIONS, PATRICIANS, VESTALS
+from ..kernel import ATRIUM, JIT, MARS, PANTHEON, K
+from ..state import MONEY, Meta
+from ..tasks import Task
+from .common import push, say
+from .events import Ev
+
+
+
+@njit(inline="always", **JIT)
+def phase2(s, k, ev):
+    s.meta[Meta.PHASE] = 2
+    s.followers[:k[K.N]] = k[K.FOLLOWERS]
+    proconsul = s.meta[Meta.PROCONSUL]
+    if proconsul >= 0 and s.controller[PATRICIANS] == proconsul:
+        s.followers[proconsul] += 1          # the proconsul is one extra follower
+        say(k, ev, Ev.PROCONSUL, proconsul)
+    push(s, Task.PLACE, s.meta[Meta.START_PLAYER])
+
+
+@njit(inline="always", **JIT)
+def region_range(k, region):
+    if region == ATRIUM:
+        return k[K.SP_ATRIUM], k[K.SP_CATACOMBS]
+    if region == PANTHEON:
+        return k[K.SP_PANTHEON], k[K.SP_MARS]
+    return k[K.SP_MARS], k[K.SP_END]
+
+
+@njit(inline="always", **JIT)
+def pooled_space(s, k, region, p):
+    """The space a follower takes in a region filled in order, or -1 if none is open to p."""
+    start, stop = region_range(k, region)
+    free = -1
+    for space in range(start, stop):
+        owner = s.space_owner[space]
+        if owner == p and region != MARS:
+            return -1                        # never both spaces of the Atrium or the Pantheon
+        if owner < 0 and free < 0:
+            free = space
+    return free
+
+
+@njit(inline="always", **JIT)
+def mask_place(s, k, m, p):
+    place = k[K.A_PLACE]
+    for i in range(k[K.A_FIELD] - place):
+        space = k[K.PLACE_SPACE + i]
+        if space >= 0:
+            m[place + i] = s.space_owner[space] < 0
+        else:
+            region = k[K.PLACE_REGION + i]
+            if region != PANTHEON or s.markers[p, VESTALS]:
+                m[place + i] = pooled_space(s, k, region, p) >= 0
+    chariot = s.meta[Meta.CHARIOT]
+    for f in range(NUM_FACTIONS):
+        first, second = s.field_owner[f, 0], s.field_owner[f, 1]
+        m[k[K.A_FIELD] + f] = ((first < 0 or (second < 0 and first != p))
+                              and s.controller[f] != p and f != chariot)
+    m[k[K.A_COIN_BOWL]] = 1
+
+
+@njit(inline="always", **JIT)
+def place(s, k, ev, action, p):
+    atrium_first = False
+    if action == k[K.A_COIN_BOWL]:
+        first = s.meta[Meta.COIN_BOWL_USED] == 0
+        s.meta[Meta.COIN_BOWL_USED] += 1
+        s.coin_bowl[p] += 1
+        s.res[p, MONEY] += k[K.COIN_FIRST] if first else k[K.COIN_LATER]
+    elif action >= k[K.A_FIELD]:
+        f = action - k[K.A_FIELD]
+        s.field_owner[f, 0 if s.field_owner[f, 0] < 0 else 1] = p
+    else:
+        i = action - k[K.A_PLACE]
+        space = k[K.PLACE_SPACE + i]
+        region = k[K.PLACE_REGION + i]
+        if space < 0:
+            space = pooled_space(s, k, region, p)
+        s.space_owner[space] = p
+        if region == PANTHEON:
+            s.pantheon_seen[p] = 1           # a private look at the face-down card
+        elif region == ATRIUM:
+            atrium_first = space == k[K.SP_ATRIUM]
+            if not atrium_first:             # "2." turns the last card face up
+                for slot in range(k[K.SL_ATRIUM], k[K.SL_PANTHEON]):
+                    s.slot_up[slot] = s.slot_card[slot] >= 0
+    s.followers[p] -= 1
+    n = k[K.N]
+    placed = False
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if s.followers[q] > 0:
+            push(s, Task.PLACE, q)
+            placed = True
+            break
+    if not placed:
+        push(s, Task.PHASE3)
+    if atrium_first:
+        for slot in range(k[K.SL_ATRIUM], k[K.SL_PANTHEON]):
+            if s.slot_card[slot] >= 0:
+                push(s, Task.ATRIUM_FLIP, p)  # before the next follower is placed
+                break
+
+
+@njit(inline="always", **JIT)
+def mask_atrium_flip(s, k, m):
+    for i in range(k[K.SL_PANTHEON] - k[K.SL_ATRIUM]):
+        m[k[K.A_ATRIUM] + i] = s.slot_card[k[K.SL_ATRIUM] + i] >= 0
+
+
+@njit(inline="always", **JIT)
+def atrium_flip(s, k, action):
+    """The player on "1." turns all Atrium cards but the chosen one face up."""
+    hide = k[K.SL_ATRIUM] + action - k[K.A_ATRIUM]
+    for slot in range(k[K.SL_ATRIUM], k[K.SL_PANTHEON]):
+        s.slot_up[slot] = s.slot_card[slot] >= 0 and slot != hide

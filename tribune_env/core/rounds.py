@@ -1,0 +1,158 @@
+"""Setup discards, Phase 1 (card placement), drawing, the cesura magna, the end of a round."""
+import numpy as np
+from numba import njit
+
+from ..data import NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
+from ..kernel import JIT, K, shuffle
+from ..state import Meta
+from ..tasks import Task
+from .common import discard, discard_all, draw_card, push, reshuffle, say, scores, start_order, value_sum
+from .events import Ev
+
+
+@njit(inline="always", **JIT)
+def mask_discard_down(s, k, m, p, keep):
+    """Cards still to pick for a discard down to `keep` cards, then commit."""
+    if s.hand[p].sum() - s.build.sum() > keep:
+        d = k[K.A_DISCARD]
+        for c in range(NUM_CARD_TYPES):
+            m[d + c] = s.hand[p, c] > s.build[c]
+    else:
+        m[k[K.A_COMMIT]] = 1
+
+
+@njit(inline="always", **JIT)
+def apply_discard_down(s, k, ev, action, kind, p, public):
+    if action == k[K.A_COMMIT]:
+        s.hand[p] -= s.build
+        discard_all(s, s.build, public)
+        say(k, ev, Ev.DISCARDS, p, s.build.sum())
+        s.build[:] = 0
+    else:
+        s.build[action - k[K.A_DISCARD]] += 1
+        push(s, kind, p)
+
+
+@njit(inline="always", **JIT)
+def setup_finish(s, k, ev):
+    """Shuffle the (face-down) setup discards back into the deck."""
+    n = s.meta[Meta.DRAW_N]
+    cards = np.empty(n + s.discard_hidden.sum(), dtype=np.int32)
+    cards[:n] = s.draw[:n]
+    i = n
+    for c in range(NUM_CARD_TYPES):
+        for _ in range(s.discard_hidden[c]):
+            cards[i] = c
+            i += 1
+    shuffle(s.rng, cards)
+    s.draw[:len(cards)] = cards
+    s.meta[Meta.DRAW_N] = len(cards)
+    s.discard_hidden[:] = 0
+
+
+@njit(inline="always", **JIT)
+def round_start(s, k, ev):
+    """Phase 1: fill the card fields in region order."""
+    s.meta[Meta.ROUND] += 1
+    s.meta[Meta.PHASE] = 1
+    s.meta[Meta.COIN_BOWL_USED] = 0
+    s.coin_bowl[:] = 0
+    say(k, ev, Ev.ROUND, s.meta[Meta.ROUND], s.meta[Meta.START_PLAYER])
+    push(s, Task.PHASE2)
+    for slot in range(k[K.SL_END] - 1, k[K.SL_PANTHEON] - 1, -1):
+        push(s, Task.DEAL, slot)
+    for _ in range(k[K.CATACOMB_CARDS]):
+        push(s, Task.DEAL_CATACOMBS)
+    for slot in range(k[K.SL_PANTHEON] - 1, k[K.SL_ATRIUM] - 1, -1):
+        push(s, Task.DEAL, slot)
+    for stack in range(s.curia.shape[0] - 1, -1, -1):
+        push(s, Task.DEAL_CURIA, stack)
+    for slot in range(k[K.SL_ATRIUM] - 1, -1, -1):
+        push(s, Task.DEAL, slot)
+
+
+@njit(inline="always", **JIT)
+def deal(s, k, ev, slot, retry):
+    card = draw_card(s, k, ev, Task.DEAL, slot, 0, retry)
+    if card >= 0:
+        s.slot_card[slot] = card
+        s.slot_up[slot] = slot < k[K.SL_LATRINE]   # Thermae and Forum face up, the rest face down
+
+
+@njit(inline="always", **JIT)
+def deal_curia(s, k, ev, stack, retry):
+    """One more card on a stack, until its sum reaches the threshold or a leader lies on it."""
+    card = draw_card(s, k, ev, Task.DEAL_CURIA, stack, 0, retry)
+    if card < 0:
+        return
+    s.curia[stack, card] += 1
+    if card % NUM_VALUES != 0 and value_sum(s.curia[stack]) < k[K.CURIA_SUM]:
+        push(s, Task.DEAL_CURIA, stack)
+
+
+@njit(inline="always", **JIT)
+def deal_catacombs(s, k, ev, retry):
+    card = draw_card(s, k, ev, Task.DEAL_CATACOMBS, 0, 0, retry)
+    if card >= 0:
+        s.catacombs[card] += 1
+
+
+@njit(inline="always", **JIT)
+def draw(s, k, ev, p, retry):
+    card = draw_card(s, k, ev, Task.DRAW, p, 0, retry)
+    if card >= 0:
+        s.hand[p, card] += 1
+        say(k, ev, Ev.DRAW, p)
+
+
+@njit(inline="always", **JIT)
+def cesura_sets(s, k, ev):
+    """Sets of 4+ lose their two lowest cards, 3-card sets their lowest; then reshuffle."""
+    for f in range(NUM_FACTIONS):
+        size = s.sets[f].sum()
+        lose = 2 if size >= 4 else (1 if size == 3 else 0)
+        for _ in range(lose):
+            v = 0
+            while s.sets[f, v] == 0:
+                v += 1
+            s.sets[f, v] -= 1
+            discard(s, f * NUM_VALUES + v, True)
+        if lose:
+            say(k, ev, Ev.SET_LOSES, f, lose)
+    reshuffle(s, k, ev)
+
+
+@njit(inline="always", **JIT)
+def finish(s, k, ev):
+    """End of the round in which someone declared: the highest score among declarers wins."""
+    points = scores(s, k)
+    n = k[K.N]
+    if k[K.VICTORY]:
+        best = -1
+        for p in range(n):
+            if s.declared[p] >= 0 and (best < 0 or points[p] > points[best]
+                                       or (points[p] == points[best] and s.declared[p] < s.declared[best])):
+                best = p
+        s.winner[best] = 1
+    else:
+        top = points.max()
+        for p in range(n):
+            s.winner[p] = points[p] == top
+    s.meta[Meta.STATUS] = 1
+    say(k, ev, Ev.GAME_OVER, s.meta[Meta.ROUND])
+
+
+@njit(inline="always", **JIT)
+def round_end(s, k, ev):
+    """Pass the starting player coin; end after a declaration or at the round limit."""
+    declared = False
+    for p in range(k[K.N]):
+        declared |= s.declared[p] >= 0
+    if declared:
+        finish(s, k, ev)
+    elif s.meta[Meta.ROUND] >= k[K.ROUND_LIMIT]:
+        s.meta[Meta.STATUS] = 2
+        say(k, ev, Ev.TRUNCATED, k[K.ROUND_LIMIT])
+    else:
+        s.meta[Meta.START_PLAYER] = start_order(s, k, 1)
+        push(s, Task.ROUND_START)
