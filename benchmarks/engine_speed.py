@@ -2,7 +2,8 @@
 
 Each decision: read the legal mask, build the acting player's observation, pick a
 uniformly random legal action, apply it. Forced decisions (one legal action) are
-resolved inside the engine and not counted. Runs on one core.
+resolved inside the engine and not counted. Runs on one core. One game is played
+first to load (or, on a fresh install, compile) the engine; its time is reported apart.
 
     python benchmarks/engine_speed.py [--games 40] [--players 2 3 4 5] [--seed 0]
 """
@@ -36,6 +37,9 @@ def main():
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    start = time.perf_counter()
+    run(1, args.players, args.seed + 10**6)
+    print(f"start-up (loading or compiling the engine, one game): {time.perf_counter() - start:.1f} s")
     decisions, seconds, rounds = run(args.games, args.players, args.seed)
     print(f"{args.games} games ({'/'.join(map(str, args.players))} players), {rounds} rounds, "
           f"{decisions} decisions in {seconds:.2f} s: {decisions / seconds:,.0f} decisions/s")

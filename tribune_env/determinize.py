@@ -71,7 +71,7 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
     for q in others:                            # sealed bids not yet revealed
         if g.committed[q] and decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
             g.bids[q] = rng.integers(min(int(g.res[q, MONEY]), g.data.max_bid) + 1)
-    dispatch.legal_mask(g._buffer, g._params, g._mask)
+    dispatch.step(g._buffer, g._params, g._events, g._mask, -1)
     return g
 
 

@@ -21,7 +21,8 @@ from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TY
 from .errors import ConfigError, IllegalActionError, StateFormatError
 from .kernel import below, check_limits, params, seed_words, shuffle
 from .log import describe
-from .observation import ObservationLayout, observe
+from .core.observe import observe
+from .observation import ObservationLayout
 from .state import M, MONEY, STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, Layout, State, fields
 from .tasks import Task
 
@@ -56,7 +57,7 @@ class Game:
             self.victory_card = data.victory_cards[fitting[below(rng, len(fitting))]]
         self._finish_init(state, log)
         self._setup()
-        self._run(dispatch.run)
+        self._run(dispatch.step, -1)
 
     # ----------------------------------------------------------------- configuration
     def _configure(self, num_players, victory_card, point_variant, data, round_limit, auto_forced):
@@ -98,7 +99,7 @@ class Game:
         deck = [f * NUM_VALUES + v for f, name in enumerate(FACTIONS) for v in data.deck[name]]
         self.deck = np.array(deck, dtype=np.int32)
         self.deck_counts = np.bincount(self.deck, minlength=NUM_CARD_TYPES)
-        self.obs_layout = ObservationLayout(self.board, data, self._layout)
+        self.obs_layout = ObservationLayout(self.board, data)
 
     def _finish_init(self, state: State, log: bool):
         """Parameters, buffers and views once the victory card is known."""
@@ -206,9 +207,15 @@ class Game:
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """Player `player`'s observation (see :mod:`tribune_env.observation`)."""
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.n:
-            raise IllegalActionError(f"player must be an int in 0..{self.n - 1}, got {player!r}")
-        return observe(self, int(player), out)
+        if type(player) is not int or not 0 <= player < self.n:
+            if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+                    or not 0 <= player < self.n:
+                raise IllegalActionError(f"player must be an int in 0..{self.n - 1}, got {player!r}")
+            player = int(player)
+        if out is None:
+            out = np.empty(self.obs_layout.size, dtype=np.float32)
+        observe(self._buffer, self._params, self.obs_layout.offsets, self.obs_template, player, out)
+        return out
 
     def objectives(self) -> np.ndarray:
         """(players, 6) bool: which objectives of the victory card each player meets now."""
@@ -225,9 +232,19 @@ class Game:
     # ----------------------------------------------------------------- acting
     def step(self, action) -> None:
         """Apply the acting player's action; raise IllegalActionError and change nothing if illegal."""
+        if type(action) is not int or not 0 <= action < self.A.size or not self._mask[action]:
+            action = self._check_action(action)
+        if self.log is None:
+            dispatch.step(self._buffer, self._params, self._events, self._mask, action)
+        else:
+            self._run(dispatch.step, action)
+
+    def _check_action(self, action) -> int:
+        """The slow path of step: accept numpy ints, or raise naming the problem."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"an action must be an int, got {action!r}")
-        if self.meta[M["status"]] != STATUS_RUNNING:
+        action = int(action)
+        if self.is_over:
             raise IllegalActionError(f"the game is over; action {action} cannot be played")
         if not 0 <= action < self.A.size:
             raise IllegalActionError(f"action {action} is out of range 0..{self.A.size - 1}")
@@ -235,7 +252,7 @@ class Game:
             kind, p = self.decision()[:2]
             raise IllegalActionError(f"action {action} ({self.A.labels[action]!r}) is not legal for "
                                      f"player_{p} in decision {kind.name}")
-        self._run(dispatch.step, int(action))
+        return action
 
     def step_label(self, label: str) -> None:
         self.step(self.A.action(label))
@@ -254,7 +271,7 @@ class Game:
 
     def resume(self):
         """Run the task stack to the next decision, after the state was edited by hand."""
-        self._run(dispatch.run)
+        self._run(dispatch.step, -1)
 
     def say(self, message: str):
         if self.log is not None:

@@ -12,7 +12,8 @@ from collections import namedtuple
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
+from numba import carray, njit, types
+from numba.extending import intrinsic
 
 from .data import NUM_FACTIONS, NUM_VALUES, OBJECTIVES
 
@@ -193,6 +194,24 @@ def check_limits(data) -> None:
         raise ConfigError("too many distinct follower spaces for the action space (at most 32)")
 
 
+@intrinsic
+def _int32_pointer(typingctx, address):
+    """An int32 pointer at a memory address (for views that need no reference counting)."""
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int32)))
+    return types.CPointer(types.int32)(address), codegen
+
+
+@njit(inline="always", **JIT)
+def _field(buf, k, i, size):
+    """Field i of the buffer as a flat array of `size` items, without a reference count.
+
+    Passing 29 reference-counted views to every handler costs more than the handlers'
+    work; these views borrow the buffer, which the caller keeps alive for the call.
+    """
+    return carray(_int32_pointer(buf.ctypes.data + 4 * k[K.OFFSETS + i]), size)
+
+
 @njit(**JIT)
 def views(buf, k):
     """The state buffer as named arrays (shapes follow the parameters)."""
@@ -201,15 +220,21 @@ def views(buf, k):
     spaces, slots = k[K.SP_END], k[K.SL_END]
     curia = k[K.SP_ATRIUM] - k[K.SP_CURIA]
     mars = spaces - k[K.SP_MARS]
-    return S(buf[o[0]:o[1]], buf[o[1]:o[2]].reshape((-1, 4)), buf[o[2]:o[3]].reshape((P, C)),
-             buf[o[3]:o[4]], buf[o[4]:o[5]], buf[o[5]:o[6]], buf[o[6]:o[7]].reshape((F, V)),
-             buf[o[7]:o[8]], buf[o[8]:o[9]], buf[o[9]:o[10]].reshape((P, F)),
-             buf[o[10]:o[11]].reshape((P, -1)), buf[o[11]:o[12]], buf[o[12]:o[13]],
-             buf[o[13]:o[13] + spaces], buf[o[14]:o[15]].reshape((F, 2)),
-             buf[o[15]:o[15] + slots], buf[o[16]:o[16] + slots], buf[o[17]:o[18]].reshape((curia, C)),
-             buf[o[18]:o[19]], buf[o[19]:o[20]], buf[o[20]:o[21]], buf[o[21]:o[22]],
-             buf[o[22]:o[23]], buf[o[23]:o[24]].reshape((mars, C)), buf[o[24]:o[25]],
-             buf[o[25]:o[26]], buf[o[26]:o[27]], buf[o[27]:o[28]], buf[o[28]:o[28] + 4])
+
+    def size(i):
+        return o[i + 1] - o[i]
+
+    return S(_field(buf, k, 0, size(0)), _field(buf, k, 1, size(1)).reshape((-1, 4)),
+             _field(buf, k, 2, P * C).reshape((P, C)), _field(buf, k, 3, size(3)),
+             _field(buf, k, 4, C), _field(buf, k, 5, C), _field(buf, k, 6, F * V).reshape((F, V)),
+             _field(buf, k, 7, F), _field(buf, k, 8, F), _field(buf, k, 9, P * F).reshape((P, F)),
+             _field(buf, k, 10, size(10)).reshape((P, -1)), _field(buf, k, 11, P), _field(buf, k, 12, P),
+             _field(buf, k, 13, spaces), _field(buf, k, 14, F * 2).reshape((F, 2)),
+             _field(buf, k, 15, slots), _field(buf, k, 16, slots),
+             _field(buf, k, 17, curia * C).reshape((curia, C)), _field(buf, k, 18, C),
+             _field(buf, k, 19, P), _field(buf, k, 20, P), _field(buf, k, 21, P), _field(buf, k, 22, P),
+             _field(buf, k, 23, mars * C).reshape((mars, C)), _field(buf, k, 24, C), _field(buf, k, 25, V),
+             _field(buf, k, 26, P), _field(buf, k, 27, P), _field(buf, k, 28, 4))
 
 
 # ---------------------------------------------------------------- xoshiro128**

@@ -123,5 +123,6 @@ def check_consistency(g):
         kind, a = int(g.tasks[n_tasks - 1, 0]), int(g.tasks[n_tasks - 1, 1])
         if kind < Task.SETUP_DISCARD or not 0 <= a < n:
             raise StateFormatError("a running game must wait for a decision of a seated player")
-        if not dispatch.legal_mask(g._buffer, g._params, g._mask):
+        dispatch.step(g._buffer, g._params, g._events, g._mask, -1)
+        if not g._mask.any():
             raise StateFormatError("the decision waiting has no legal action")

@@ -9,7 +9,7 @@ from .common import push, say, start_order
 from .events import Ev
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def phase6(s, k):
     s.meta[Meta.PHASE] = 6
     push(s, Task.ROUND_END)
@@ -18,7 +18,7 @@ def phase6(s, k):
         push(s, Task.CHARIOT_BID, start_order(s, k, i))
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def chariot_resolve(s, k, ev):
     """The single highest bid wins and pays the stock; any tie for highest wins nothing."""
     n = k[K.N]
@@ -39,14 +39,14 @@ def chariot_resolve(s, k, ev):
     s.committed[:] = 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_chariot(s, k, m, p):
     for f in range(NUM_FACTIONS):
         m[k[K.A_CHARIOT] + f] = s.controller[f] == p
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def chariot_place(s, k, ev, action, p):
     if action != k[K.A_DECLINE]:
         f = action - k[K.A_CHARIOT]

@@ -53,7 +53,7 @@ def value_sum(counts):
     return total
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def reshuffle(s, k, ev):
     """Shuffle the whole discard pile into a new draw pile (below any cards still there)."""
     total = 0
@@ -78,7 +78,7 @@ def reshuffle(s, k, ev):
     say(k, ev, Ev.RESHUFFLE, total)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def start_cesura(s, k, ev):
     """Both piles are empty: hands above the limit are cut by their holders, then the sets."""
     say(k, ev, Ev.CESURA)
@@ -89,7 +89,7 @@ def start_cesura(s, k, ev):
             push(s, Task.CESURA_DISCARD, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def draw_card(s, k, ev, kind, a, b, retry):
     """Pop the draw pile, reshuffling the discards when it is empty.
 
@@ -133,7 +133,7 @@ def discard_set(s, f, values):
         s.discard_public[f * V + v] += values[v]
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def gain_marker(s, k, ev, p, f):
     if not s.markers[p, f]:
         s.markers[p, f] = 1
@@ -141,7 +141,7 @@ def gain_marker(s, k, ev, p, f):
         say(k, ev, Ev.MARKER, p, f)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def gain_eternal_favor(s, k, ev, p):
     if not s.res[p, ETERNAL]:
         s.res[p, ETERNAL] = 1
@@ -151,7 +151,7 @@ def gain_eternal_favor(s, k, ev, p):
             say(k, ev, Ev.RETURN_TEMP, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def lose_control_of_vestals(s, k, ev, p):
     """The temporary favor goes back to the stock when its holder loses the Vestal Virgins."""
     if s.meta[Meta.TEMP_FAVOR] == p:

@@ -1,8 +1,8 @@
 """The compiled engine loop: run automatic tasks, compute masks, apply decisions.
 
-``step`` is the one entry point per action: it applies the action to the decision on top
-of the task stack, runs automatic tasks (and, if enabled, decisions with a single legal
-action) until a real decision or the end, and leaves that decision's mask in ``m``.
+``step`` is the one entry point: it applies an action to the decision on top of the task
+stack, runs automatic tasks (and, if enabled, decisions with a single legal action) until
+a real decision or the end, and leaves that decision's mask in ``m``.
 """
 import numpy as np
 from numba import njit
@@ -220,22 +220,16 @@ def advance(s, k, ev, m):
 
 @njit(**JIT)
 def step(buf, k, ev, m, action):
-    """Apply `action` (already checked legal against m) and run on to the next decision."""
+    """Apply `action` (already checked against m) and run on to the next decision.
+
+    With a negative action nothing is applied: the engine just runs from the current task
+    stack (after setup, loading or a hand edit) and leaves the next decision's mask in m.
+    This is the engine's one entry point, so the rules are compiled once.
+    """
     s = views(buf, k)
-    apply_top(s, k, ev, action)
+    if action >= 0:
+        apply_top(s, k, ev, action)
     advance(s, k, ev, m)
-
-
-@njit(**JIT)
-def run(buf, k, ev, m):
-    """Run from the current task stack to the next decision (after setup or loading)."""
-    advance(views(buf, k), k, ev, m)
-
-
-@njit(**JIT)
-def legal_mask(buf, k, m):
-    """Recompute m for the decision waiting (after copying or loading a game)."""
-    return mask_of_top(views(buf, k), k, m)[0]
 
 
 @njit(**JIT)

@@ -14,7 +14,7 @@ from .events import Ev
 V = NUM_VALUES
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def takeover(s, f):
     """Space "2" plays first; "1" may then beat both the controller and "2" (rulebook)."""
     first, second = s.field_owner[f, 0], s.field_owner[f, 1]
@@ -25,7 +25,7 @@ def takeover(s, f):
         push(s, Task.TAKEOVER_SET, second, f, 2)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def beats_all(s, f, role, count, total):
     """A set beats another with more cards or a higher sum; it must beat every target."""
     if s.controller[f] >= 0:
@@ -37,7 +37,7 @@ def beats_all(s, f, role, count, total):
     return True
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_takeover(s, k, m, p, f, role):
     """Add cards of the faction while a winning set can still be made; commit a winning set."""
     f0 = f * V
@@ -52,7 +52,7 @@ def mask_takeover(s, k, m, p, f, role):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def takeover_set(s, k, ev, action, p, f, role):
     f0 = f * V
     if action != k[K.A_COMMIT] and action != k[K.A_DECLINE]:
@@ -78,7 +78,7 @@ def takeover_set(s, k, ev, action, p, f, role):
         s.meta[Meta.CHALLENGER] = -1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def take_over(s, k, ev, f, p, played):
     """p displays `played` and controls f; the beaten set is discarded."""
     old = s.controller[f]
@@ -95,13 +95,13 @@ def take_over(s, k, ev, f, p, played):
     push(s, Task.TAKEOVER_BENEFIT, p, f)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_penalty(s, k, m, f):
     for v in range(V):
         m[k[K.A_DISCARD] + f * V + v] = s.challenger[v] > 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def penalty(s, k, action, p, f):
     """The beaten "2" player takes its set back, less one card of its choice."""
     code = action - k[K.A_DISCARD]
@@ -112,7 +112,7 @@ def penalty(s, k, action, p, f):
     s.meta[Meta.CHALLENGER] = -1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def takeover_benefit(s, k, p, f):
     if f == GLADIATORS:
         s.res[p, LEGIONS] += k[K.GLADIATOR_LEGIONS]
@@ -131,7 +131,7 @@ def takeover_benefit(s, k, p, f):
         s.res[p, LAURELS] += k[K.SENATOR_LAURELS]
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def marker_laurel(s, k, ev, p, f):
     gain_marker(s, k, ev, p, f)
     if s.first_laurel[f]:
@@ -140,7 +140,7 @@ def marker_laurel(s, k, ev, p, f):
         say(k, ev, Ev.FIRST_LAUREL, p, f)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def leader(s, k, ev, p, f):
     say(k, ev, Ev.LEADER, p, f)
     if f == GLADIATORS:
@@ -160,7 +160,7 @@ def leader(s, k, ev, p, f):
         push(s, Task.CATO, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def tigellinus(s, k, action, p):
     """Gaius Tigellinus: discard a card for a legion."""
     if action != k[K.A_DECLINE]:
@@ -170,14 +170,14 @@ def tigellinus(s, k, action, p):
         s.res[p, LEGIONS] += 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_assassin(s, k, m):
     for f in range(NUM_FACTIONS):
         m[k[K.A_ASSASSIN] + f] = s.sets[f].sum() >= 3
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def assassin(s, k, ev, action):
     """Remove the highest-value card of a displayed set of 3+; its owner keeps control."""
     if action == k[K.A_DECLINE]:
@@ -191,13 +191,13 @@ def assassin(s, k, ev, action):
     say(k, ev, Ev.ASSASSIN, f, f * V + v)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_agrippa(s, k, m, p):
     m[k[K.A_AGRIPPA]] = s.res[p, TILE] == NO_TILE
     m[k[K.A_AGRIPPA] + 1] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def agrippa(s, k, action, p):
     if action == k[K.A_AGRIPPA]:
         s.res[p, TILE] = SCROLL
@@ -205,14 +205,14 @@ def agrippa(s, k, action, p):
         push(s, Task.DRAW, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_cato(s, k, m, p):
     for f in range(NUM_FACTIONS):
         m[k[K.A_MARKER] + f] = s.markers[p, f] == 0
 
 
 # ------------------------------------------------------------------ Phase 5
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def phase5(s):
     s.meta[Meta.PHASE] = 5
     s.field_owner[:] = -1
@@ -221,7 +221,7 @@ def phase5(s):
         push(s, Task.FACTION_BENEFIT, f)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def faction_benefit(s, f):
     p = s.controller[f]
     if p < 0:
@@ -237,7 +237,7 @@ def faction_benefit(s, f):
 CHOICE_OFFSET = np.array([0, 2, -1, 4, -1, 6, 8])   # first option of each faction with a choice
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_benefit(s, k, m, p, f):
     tile = s.res[p, TILE]
     first = k[K.A_BENEFIT] + CHOICE_OFFSET[f]
@@ -250,7 +250,7 @@ def mask_benefit(s, k, m, p, f):
         m[first + 1] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def benefit_choice(s, k, action, p, f):
     second = action - k[K.A_BENEFIT] - CHOICE_OFFSET[f]
     if f == GLADIATORS:
@@ -286,14 +286,14 @@ def benefit_choice(s, k, action, p, f):
         s.res[p, TILE] = SCROLL
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_buy_legion(s, k, m, p):
     """A legion for the sum of the player's displayed Legate set."""
     m[k[K.A_BUY_LEGION]] = s.res[p, MONEY] >= value_sum(s.sets[LEGATES])
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def buy_legion(s, k, action, p):
     if action == k[K.A_BUY_LEGION]:
         s.res[p, MONEY] -= value_sum(s.sets[LEGATES])

@@ -10,7 +10,7 @@ from .events import Ev
 
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def phase2(s, k, ev):
     s.meta[Meta.PHASE] = 2
     s.followers[:k[K.N]] = k[K.FOLLOWERS]
@@ -21,7 +21,7 @@ def phase2(s, k, ev):
     push(s, Task.PLACE, s.meta[Meta.START_PLAYER])
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def region_range(k, region):
     if region == ATRIUM:
         return k[K.SP_ATRIUM], k[K.SP_CATACOMBS]
@@ -30,7 +30,7 @@ def region_range(k, region):
     return k[K.SP_MARS], k[K.SP_END]
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def pooled_space(s, k, region, p):
     """The space a follower takes in a region filled in order, or -1 if none is open to p."""
     start, stop = region_range(k, region)
@@ -44,7 +44,7 @@ def pooled_space(s, k, region, p):
     return free
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_place(s, k, m, p):
     place = k[K.A_PLACE]
     for i in range(k[K.A_FIELD] - place):
@@ -63,7 +63,7 @@ def mask_place(s, k, m, p):
     m[k[K.A_COIN_BOWL]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def place(s, k, ev, action, p):
     atrium_first = False
     if action == k[K.A_COIN_BOWL]:
@@ -106,13 +106,13 @@ def place(s, k, ev, action, p):
                 break
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_atrium_flip(s, k, m):
     for i in range(k[K.SL_PANTHEON] - k[K.SL_ATRIUM]):
         m[k[K.A_ATRIUM] + i] = s.slot_card[k[K.SL_ATRIUM] + i] >= 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def atrium_flip(s, k, action):
     """The player on "1." turns all Atrium cards but the chosen one face up."""
     hide = k[K.SL_ATRIUM] + action - k[K.A_ATRIUM]

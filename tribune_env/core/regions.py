@@ -11,7 +11,7 @@ from .events import Ev
 THERMAE_REGION, FORUM_REGION = 0, 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def phase3(s, k, ev):
     s.meta[Meta.PHASE] = 3
     push(s, Task.PHASE4)
@@ -28,20 +28,20 @@ def phase3(s, k, ev):
     push(s, Task.THERMAE)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def take_slot(s, slot, p):
     s.hand[p, s.slot_card[slot]] += 1
     s.slot_card[slot] = -1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def discard_slot(s, slot):
     """Face-up cards go to the discard pile openly, face-down ones unseen."""
     discard(s, s.slot_card[slot], s.slot_up[slot] > 0)
     s.slot_card[slot] = -1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def buy_each(s, k, ev, space0, slot0, count, cost, region):
     """Thermae and Forum: in order, each occupant pays if able and takes the card."""
     for i in range(count):
@@ -57,19 +57,19 @@ def buy_each(s, k, ev, space0, slot0, count, cost, region):
             discard_slot(s, slot)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def thermae(s, k, ev):
     buy_each(s, k, ev, k[K.SP_THERMAE], k[K.SL_THERMAE], k[K.SL_FORUM] - k[K.SL_THERMAE],
              k[K.THERMAE_COST], THERMAE_REGION)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def forum(s, k, ev):
     buy_each(s, k, ev, k[K.SP_FORUM], k[K.SL_FORUM], k[K.SL_LATRINE] - k[K.SL_FORUM],
              k[K.FORUM_COST], FORUM_REGION)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def latrine(s, k, ev):
     slot = k[K.SL_LATRINE]
     if s.slot_card[slot] < 0:
@@ -83,13 +83,13 @@ def latrine(s, k, ev):
     push(s, Task.LATRINE_CHOICE, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_latrine(s, k, m, p):
     m[k[K.A_LATRINE]] = 1
     m[k[K.A_LATRINE] + 1] = s.res[p, MONEY] >= s.slot_card[k[K.SL_LATRINE]] % NUM_VALUES
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def latrine_choice(s, k, action, p):
     """Take the value in denarii and discard the card, or pay the value and keep it."""
     slot = k[K.SL_LATRINE]
@@ -102,7 +102,7 @@ def latrine_choice(s, k, action, p):
         take_slot(s, slot, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def curia(s, k, stack):
     if s.curia[stack].sum() == 0:
         return
@@ -114,7 +114,7 @@ def curia(s, k, stack):
         push(s, Task.CURIA_CHOICE, p, stack)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_any_discard(s, k, m, p):
     """Discard any card in hand, or decline (Curia, Tigellinus)."""
     d = k[K.A_DISCARD]
@@ -123,7 +123,7 @@ def mask_any_discard(s, k, m, p):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def curia_choice(s, k, ev, action, p, stack):
     """Discard one hand card to take the whole stack, or decline and let it be discarded."""
     if action != k[K.A_DECLINE]:
@@ -137,7 +137,7 @@ def curia_choice(s, k, ev, action, p, stack):
     s.curia[stack] = 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def atrium(s, k, ev):
     first, second = s.space_owner[k[K.SP_ATRIUM]], s.space_owner[k[K.SP_ATRIUM] + 1]
     if first >= 0 and second >= 0:
@@ -158,21 +158,21 @@ def atrium(s, k, ev):
                 discard_slot(s, slot)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_bid(s, k, m, p):
     top = min(s.res[p, MONEY], k[K.MAX_BID])
     for amount in range(top + 1):
         m[k[K.A_BID] + amount] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def bid(s, k, action, p):
     """A sealed bid: stored, shown to nobody else until all have bid."""
     s.bids[p] = action - k[K.A_BID]
     s.committed[p] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def atrium_resolve(s, k, ev):
     """Higher bid wins (a tie goes to "1."); the winner pays its bid to the loser."""
     first, second = s.space_owner[k[K.SP_ATRIUM]], s.space_owner[k[K.SP_ATRIUM] + 1]
@@ -188,7 +188,7 @@ def atrium_resolve(s, k, ev):
     s.committed[:] = 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def catacombs(s, k, i):
     p = s.space_owner[k[K.SP_CATACOMBS] + i]
     if p >= 0 and s.catacombs.sum() > 0:
@@ -196,7 +196,7 @@ def catacombs(s, k, i):
         push(s, Task.CATACOMBS_CHOICE, p, i)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_catacombs(s, k, m, p, i):
     if s.res[p, MONEY] >= k[K.CATACOMB_PRICES + i]:
         for c in range(NUM_CARD_TYPES):
@@ -204,7 +204,7 @@ def mask_catacombs(s, k, m, p, i):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def catacombs_choice(s, k, ev, action, p, i):
     """Buy one examined card; the price goes to the Colosseum."""
     if action == k[K.A_DECLINE]:
@@ -218,14 +218,14 @@ def catacombs_choice(s, k, ev, action, p, i):
     say(k, ev, Ev.CATACOMBS, p, price)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def catacombs_end(s):
     discard_all(s, s.catacombs, False)
     s.catacombs[:] = 0
     s.catacombs_seen[:] = 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def pantheon(s, k, ev):
     slot = k[K.SL_PANTHEON]
     if s.slot_card[slot] < 0:
@@ -240,7 +240,7 @@ def pantheon(s, k, ev):
             push(s, Task.SACRIFICE, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_sacrifice(s, k, m, p):
     f = s.slot_card[k[K.SL_PANTHEON]] // NUM_VALUES
     for v in range(NUM_VALUES):
@@ -248,7 +248,7 @@ def mask_sacrifice(s, k, m, p):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def sacrifice(s, k, action, p):
     """Discard a card of the revealed faction; the favor comes once all have chosen."""
     if action != k[K.A_DECLINE]:
@@ -258,7 +258,7 @@ def sacrifice(s, k, action, p):
         s.committed[p] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def pantheon_end(s, k, ev):
     discard_slot(s, k[K.SL_PANTHEON])
     for p in range(k[K.N]):
@@ -268,7 +268,7 @@ def pantheon_end(s, k, ev):
     s.pantheon_seen[:] = 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mars(s, k):
     push(s, Task.MARS_RESOLVE)
     for i in range(k[K.SP_END] - k[K.SP_MARS] - 1, -1, -1):
@@ -277,7 +277,7 @@ def mars(s, k):
             push(s, Task.MARS_PAIR, p, i)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_mars(s, k, m, p):
     """A pair of one faction, built card by card; commit with two cards; decline any time."""
     chosen = s.build.sum()
@@ -300,7 +300,7 @@ def mask_mars(s, k, m, p):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mars_pair(s, k, action, p, i):
     if action == k[K.A_COMMIT]:
         s.hand[p] -= s.build                  # laid face down until every pair is in
@@ -313,7 +313,7 @@ def mars_pair(s, k, action, p, i):
         push(s, Task.MARS_PAIR, p, i)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mars_resolve(s, k, ev):
     """Each pair earns a laurel; the single highest pair sum earns one more (clarifications §4)."""
     best, leader, tied = -1, -1, False
@@ -335,7 +335,7 @@ def mars_resolve(s, k, ev):
     s.mars_pairs[:] = 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def phase4(s):
     """Followers leave the regions; take-overs follow in board order."""
     s.space_owner[:] = -1

@@ -10,7 +10,7 @@ from .common import discard, discard_all, draw_card, push, reshuffle, say, score
 from .events import Ev
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def mask_discard_down(s, k, m, p, keep):
     """Cards still to pick for a discard down to `keep` cards, then commit."""
     if s.hand[p].sum() - s.build.sum() > keep:
@@ -21,7 +21,7 @@ def mask_discard_down(s, k, m, p, keep):
         m[k[K.A_COMMIT]] = 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def apply_discard_down(s, k, ev, action, kind, p, public):
     if action == k[K.A_COMMIT]:
         s.hand[p] -= s.build
@@ -33,7 +33,7 @@ def apply_discard_down(s, k, ev, action, kind, p, public):
         push(s, kind, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def setup_finish(s, k, ev):
     """Shuffle the (face-down) setup discards back into the deck."""
     n = s.meta[Meta.DRAW_N]
@@ -50,7 +50,7 @@ def setup_finish(s, k, ev):
     s.discard_hidden[:] = 0
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def round_start(s, k, ev):
     """Phase 1: fill the card fields in region order."""
     s.meta[Meta.ROUND] += 1
@@ -71,7 +71,7 @@ def round_start(s, k, ev):
         push(s, Task.DEAL, slot)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def deal(s, k, ev, slot, retry):
     card = draw_card(s, k, ev, Task.DEAL, slot, 0, retry)
     if card >= 0:
@@ -79,7 +79,7 @@ def deal(s, k, ev, slot, retry):
         s.slot_up[slot] = slot < k[K.SL_LATRINE]   # Thermae and Forum face up, the rest face down
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def deal_curia(s, k, ev, stack, retry):
     """One more card on a stack, until its sum reaches the threshold or a leader lies on it."""
     card = draw_card(s, k, ev, Task.DEAL_CURIA, stack, 0, retry)
@@ -90,14 +90,14 @@ def deal_curia(s, k, ev, stack, retry):
         push(s, Task.DEAL_CURIA, stack)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def deal_catacombs(s, k, ev, retry):
     card = draw_card(s, k, ev, Task.DEAL_CATACOMBS, 0, 0, retry)
     if card >= 0:
         s.catacombs[card] += 1
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def draw(s, k, ev, p, retry):
     card = draw_card(s, k, ev, Task.DRAW, p, 0, retry)
     if card >= 0:
@@ -105,7 +105,7 @@ def draw(s, k, ev, p, retry):
         say(k, ev, Ev.DRAW, p)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def cesura_sets(s, k, ev):
     """Sets of 4+ lose their two lowest cards, 3-card sets their lowest; then reshuffle."""
     for f in range(NUM_FACTIONS):
@@ -122,7 +122,7 @@ def cesura_sets(s, k, ev):
     reshuffle(s, k, ev)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def finish(s, k, ev):
     """End of the round in which someone declared: the highest score among declarers wins."""
     points = scores(s, k)
@@ -142,7 +142,7 @@ def finish(s, k, ev):
     say(k, ev, Ev.GAME_OVER, s.meta[Meta.ROUND])
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def round_end(s, k, ev):
     """Pass the starting player coin; end after a declaration or at the round limit."""
     declared = False

@@ -1,0 +1,136 @@
+"""The observation, compiled: one player's view written into a float32 vector.
+
+Offsets come from :class:`tribune_env.observation.ObservationLayout` as an int64 array
+indexed by :class:`Seg`; the constant part (seats present, victory card) is a template.
+"""
+from enum import IntEnum
+
+from numba import njit
+
+from ..data import NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
+from ..kernel import JIT, K, views
+from ..state import LAURELS, LEGIONS, MARKERS, MONEY, TILE, ETERNAL, Meta
+from ..tasks import Task
+from .common import objective
+
+P, C, F, V = 5, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
+SLOT_FEATURES = 1 + F + 1
+
+Seg = IntEnum("Seg", [(name, i) for i, name in enumerate((
+    "hand", "money", "laurels", "legions", "tile", "eternal_favor", "marker_count", "markers",
+    "followers_left", "coin_bowl", "has_bid", "sets", "first_laurel", "curia", "discard_public",
+    "challenger", "colosseum", "draw_size", "round", "space_owner", "field_owner", "controller",
+    "start_player", "proconsul", "temporary_favor", "build", "own_bid", "own_pairs",
+    "catacombs_seen", "hand_size", "pairs_laid", "declared", "objectives", "chariot", "slots",
+    "catacombs_size", "discard_hidden_size", "phase", "rounds_left", "decision", "actor",
+    "context_faction", "context_index", "context_role", "seat_present", "victory", "victory_need",
+    "obligatory", "point_variant", "marker_goal"))])
+
+
+@njit(inline="always", **JIT)
+def one_hot(out, at, n, observer, seat):
+    """Mark `seat` seat-relative to the observer at out[at:at + 5]; nobody (-1) marks nothing."""
+    if seat >= 0:
+        out[at + (seat - observer) % n] = 1
+
+
+@njit(**JIT)
+def observe(buf, k, seg, template, observer, out):
+    s = views(buf, k)
+    n = k[K.N]
+    out[:] = template
+    # seat-relative rows: position i is seat (observer + i) % n; padding rows read absent seats (zero)
+    for i in range(P):
+        q = (observer + i) % n if i < n else i
+        res = s.res[q]
+        out[seg[Seg.money] + i] = res[MONEY]
+        out[seg[Seg.laurels] + i] = res[LAURELS]
+        out[seg[Seg.legions] + i] = res[LEGIONS]
+        out[seg[Seg.tile] + i] = res[TILE]
+        out[seg[Seg.eternal_favor] + i] = res[ETERNAL]
+        out[seg[Seg.marker_count] + i] = res[MARKERS]
+        for f in range(F):
+            out[seg[Seg.markers] + i * F + f] = s.markers[q, f]
+        out[seg[Seg.followers_left] + i] = s.followers[q]
+        out[seg[Seg.coin_bowl] + i] = s.coin_bowl[q]
+        out[seg[Seg.has_bid] + i] = s.committed[q]
+        out[seg[Seg.hand_size] + i] = s.hand[q].sum()
+        out[seg[Seg.declared] + i] = s.declared[q] + 1
+        if i < n:
+            for j in range(6):
+                out[seg[Seg.objectives] + i * 6 + j] = objective(res, k, s.meta[Meta.TEMP_FAVOR], q, j)
+    for c in range(C):
+        out[seg[Seg.hand] + c] = s.hand[observer, c]
+        out[seg[Seg.discard_public] + c] = s.discard_public[c]
+        for stack in range(s.curia.shape[0]):
+            out[seg[Seg.curia] + stack * C + c] = s.curia[stack, c]
+    for f in range(F):
+        for v in range(V):
+            out[seg[Seg.sets] + f * V + v] = s.sets[f, v]
+        out[seg[Seg.first_laurel] + f] = s.first_laurel[f]
+        one_hot(out, seg[Seg.controller] + f * P, n, observer, s.controller[f])
+        for j in range(2):
+            one_hot(out, seg[Seg.field_owner] + (f * 2 + j) * P, n, observer, s.field_owner[f, j])
+    for v in range(V):
+        out[seg[Seg.challenger] + v] = s.challenger[v]
+    out[seg[Seg.colosseum]] = s.meta[Meta.COLOSSEUM]
+    out[seg[Seg.draw_size]] = s.meta[Meta.DRAW_N]
+    out[seg[Seg.round]] = s.meta[Meta.ROUND]
+    for space in range(len(s.space_owner)):
+        one_hot(out, seg[Seg.space_owner] + space * P, n, observer, s.space_owner[space])
+    one_hot(out, seg[Seg.start_player], n, observer, s.meta[Meta.START_PLAYER])
+    one_hot(out, seg[Seg.proconsul], n, observer, s.meta[Meta.PROCONSUL])
+    one_hot(out, seg[Seg.temporary_favor], n, observer, s.meta[Meta.TEMP_FAVOR])
+
+    # what the observer alone holds or has seen
+    kind, actor, b, c = 0, -1, 0, 0
+    if s.meta[Meta.STATUS] == 0:
+        top = s.meta[Meta.N_TASKS] - 1
+        kind, actor, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
+    if actor == observer:
+        for card in range(C):
+            out[seg[Seg.build] + card] = s.build[card]
+    if s.committed[observer] and (kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID):
+        out[seg[Seg.own_bid]] = s.bids[observer]
+    for i in range(s.mars_pairs.shape[0]):
+        owner = s.space_owner[k[K.SP_MARS] + i]
+        pair = s.mars_pairs[i]
+        if owner == observer:
+            for card in range(C):
+                out[seg[Seg.own_pairs] + card] += pair[card]
+        if pair.sum() == 2:
+            out[seg[Seg.pairs_laid] + (owner - observer) % n] += 1
+    if s.catacombs_seen[observer]:
+        for card in range(C):
+            out[seg[Seg.catacombs_seen] + card] = s.catacombs[card]
+    out[seg[Seg.catacombs_size]] = s.catacombs.sum()
+    out[seg[Seg.discard_hidden_size]] = s.discard_hidden.sum()
+
+    # the board: face-down cards only once turned up, or the Pantheon card after a private look
+    chariot = s.meta[Meta.CHARIOT]
+    if chariot >= 0:
+        out[seg[Seg.chariot] + chariot] = 1
+    pantheon = k[K.SL_PANTHEON]
+    for slot in range(len(s.slot_card)):
+        card = s.slot_card[slot]
+        at = seg[Seg.slots] + slot * SLOT_FEATURES
+        if card >= 0:
+            out[at] = 1
+            if s.slot_up[slot] or (slot == pantheon and s.pantheon_seen[observer]):
+                out[at + 1 + card // V] = 1
+                out[at + 1 + F] = card % V
+
+    # the round and the decision
+    out[seg[Seg.phase] + s.meta[Meta.PHASE]] = 1
+    out[seg[Seg.rounds_left]] = k[K.ROUND_LIMIT] - s.meta[Meta.ROUND]
+    if kind:
+        out[seg[Seg.decision] + kind - Task.SETUP_DISCARD] = 1
+        one_hot(out, seg[Seg.actor], n, observer, actor)
+        if kind == Task.TAKEOVER_SET or kind == Task.PENALTY or kind == Task.BENEFIT_CHOICE:
+            out[seg[Seg.context_faction] + b] = 1
+        elif kind == Task.SACRIFICE:
+            out[seg[Seg.context_faction] + s.slot_card[pantheon] // V] = 1
+        if kind == Task.CURIA_CHOICE or kind == Task.CATACOMBS_CHOICE or kind == Task.MARS_PAIR:
+            out[seg[Seg.context_index] + b] = 1
+        if kind == Task.TAKEOVER_SET:
+            out[seg[Seg.context_role] + (c == 1)] = 1
