@@ -36,7 +36,8 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
     hidden_slots = _hidden_slots(g, player)
     for slot in hidden_slots:
         pool[g.slot_card[slot]] += 1
-    catacombs_hidden = not g.catacombs_seen[player]
+    seen = g.catacombs_seen[player].astype(np.int64)
+    catacombs_hidden = g.catacombs.any() and not np.array_equal(seen, g.catacombs)
     if catacombs_hidden:
         pool += g.catacombs
     mars = g.board.spaces["Field of Mars"]
@@ -50,6 +51,11 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
         if pair is not None:
             g.mars_pairs[i] = pair
         pool -= g.mars_pairs[i]
+    if catacombs_hidden and seen.any():
+        # it saw the pile before others bought from it: the pile is some part of what it saw
+        g.catacombs[:] = _sample_subset(seen, int(g.catacombs.sum()), rng)
+        pool -= g.catacombs
+        catacombs_hidden = False
     cards = np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int32), pool)
     rng.shuffle(cards)
     at = 0
@@ -71,7 +77,7 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
     for q in others:                            # sealed bids not yet revealed
         if g.committed[q] and decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
             g.bids[q] = rng.integers(min(int(g.res[q, MONEY]), g.data.max_bid) + 1)
-    dispatch.step(g._buffer, g._params, g._events, g._mask, -1)
+    dispatch.step(g._buffer, g._params, g._events, g._mask, dispatch.MASK)   # the same decision waits
     return g
 
 
@@ -79,6 +85,13 @@ def _hidden_slots(g, player):
     pantheon = g.board.slots["Pantheon"].start
     return [int(s) for s in np.flatnonzero((g.slot_card >= 0) & (g.slot_up == 0))
             if not (s == pantheon and g.pantheon_seen[player])]
+
+
+def _sample_subset(counts, size, rng):
+    """`size` cards drawn at random, without replacement, from the multiset `counts`."""
+    cards = np.repeat(np.arange(NUM_CARD_TYPES), counts)
+    chosen = rng.choice(cards, size=size, replace=False)
+    return np.bincount(chosen, minlength=NUM_CARD_TYPES)
 
 
 def _sample_pair(pool, rng):

@@ -57,7 +57,7 @@ class Game:
             self.victory_card = data.victory_cards[fitting[below(rng, len(fitting))]]
         self._finish_init(state, log)
         self._setup()
-        self._run(dispatch.step, -1)
+        self._run(dispatch.step, dispatch.RUN)
 
     # ----------------------------------------------------------------- configuration
     def _configure(self, num_players, victory_card, point_variant, data, round_limit, auto_forced):
@@ -271,7 +271,7 @@ class Game:
 
     def resume(self):
         """Run the task stack to the next decision, after the state was edited by hand."""
-        self._run(dispatch.step, -1)
+        self._run(dispatch.step, dispatch.RUN)
 
     def say(self, message: str):
         if self.log is not None:
@@ -304,8 +304,8 @@ class Game:
     def from_json(cls, text, data: GameData = DEFAULT_DATA) -> "Game":
         """Load a game saved by :meth:`to_json`; raise StateFormatError if it is malformed."""
         try:
-            d = json.loads(text) if isinstance(text, (str, bytes)) else text
-        except json.JSONDecodeError as exc:
+            d = json.loads(text) if isinstance(text, (str, bytes, bytearray)) else text
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise StateFormatError(f"saved state is not valid JSON: {exc}") from None
         from .saving import load
         return load(cls, d, data)

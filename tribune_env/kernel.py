@@ -16,8 +16,7 @@ from numba import carray, njit, types
 from numba.extending import intrinsic
 
 from .data import NUM_FACTIONS, NUM_VALUES, OBJECTIVES
-
-JIT = dict(cache=True, nogil=True)
+from .jit import JIT
 
 STATE_FIELDS = ("meta", "tasks", "hand", "draw", "discard_public", "discard_hidden", "sets",
                 "controller", "first_laurel", "markers", "res", "followers", "coin_bowl",
@@ -232,7 +231,7 @@ def views(buf, k):
              _field(buf, k, 13, spaces), _field(buf, k, 14, F * 2).reshape((F, 2)),
              _field(buf, k, 15, slots), _field(buf, k, 16, slots),
              _field(buf, k, 17, curia * C).reshape((curia, C)), _field(buf, k, 18, C),
-             _field(buf, k, 19, P), _field(buf, k, 20, P), _field(buf, k, 21, P), _field(buf, k, 22, P),
+             _field(buf, k, 19, P), _field(buf, k, 20, P * C).reshape((P, C)), _field(buf, k, 21, P), _field(buf, k, 22, P),
              _field(buf, k, 23, mars * C).reshape((mars, C)), _field(buf, k, 24, C), _field(buf, k, 25, V),
              _field(buf, k, 26, P), _field(buf, k, 27, P), _field(buf, k, 28, 4))
 

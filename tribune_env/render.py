@@ -71,9 +71,9 @@ def render(g, viewer: int | None = None) -> str:
         if region == "Curia":
             parts = [f"stack {k + 1}: {_cards(g.curia[k])}" for k in range(len(g.curia))]
         if region == "Catacombs":
-            seen = viewer is None or g.catacombs_seen[viewer]
+            seen = g.catacombs if viewer is None else g.catacombs_seen[viewer]
             parts = [f"{int(g.catacombs.sum())} face-down cards"
-                     + (f" ({_cards(g.catacombs)})" if seen and g.catacombs.any() else "")]
+                     + (f" (seen: {_cards(seen)})" if seen.any() else "")]
         owners = [f"player_{int(o)}" if o >= 0 else "." for o in g.space_owner[g.board.spaces[region]]]
         lines.append(f"{region:19s} cards: {'; '.join(parts) or '-'}   followers: {' '.join(owners)}")
     bowl = ", ".join(f"player_{p} x{int(k)}" for p, k in enumerate(g.coin_bowl[: g.n]) if k)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .data import MAX_PLAYERS as P, NUM_CARD_TYPES as C, NUM_FACTIONS as F, NUM_VALUES as V
 
-META = ("round", "phase", "start_player", "turn", "coin_bowl_used", "colosseum", "chariot",
+META = ("round", "phase", "start_player", "coin_bowl_used", "colosseum", "chariot",
         "proconsul", "temp_favor", "draw_n", "n_tasks", "n_declared", "status", "challenger",
         "reshuffles")
 M = {name: i for i, name in enumerate(META)}
@@ -49,7 +49,7 @@ def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) ->
         "curia": ((curia, C), 0),
         "catacombs": ((C,), 0),
         "pantheon_seen": ((P,), 0),
-        "catacombs_seen": ((P,), 0),
+        "catacombs_seen": ((P, C), 0),    # the pile as each player last examined it
         "bids": ((P,), 0),
         "committed": ((P,), 0),
         "mars_pairs": ((mars, C), 0),

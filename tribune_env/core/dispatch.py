@@ -218,15 +218,22 @@ def advance(s, k, ev, m):
     m[:] = 0
 
 
+RUN, MASK = -1, -2
+
+
 @njit(**JIT)
 def step(buf, k, ev, m, action):
     """Apply `action` (already checked against m) and run on to the next decision.
 
-    With a negative action nothing is applied: the engine just runs from the current task
-    stack (after setup, loading or a hand edit) and leaves the next decision's mask in m.
-    This is the engine's one entry point, so the rules are compiled once.
+    With RUN (-1) nothing is applied: the engine just runs from the current task stack
+    (after setup, loading or a hand edit) to the next decision. With MASK (-2) it only
+    recomputes the mask of the decision waiting. This is the engine's one entry point, so
+    the rules are compiled once.
     """
     s = views(buf, k)
+    if action == MASK:
+        mask_of_top(s, k, m)
+        return
     if action >= 0:
         apply_top(s, k, ev, action)
     advance(s, k, ev, m)

@@ -100,9 +100,8 @@ def observe(buf, k, seg, template, observer, out):
                 out[seg[Seg.own_pairs] + card] += pair[card]
         if pair.sum() == 2:
             out[seg[Seg.pairs_laid] + (owner - observer) % n] += 1
-    if s.catacombs_seen[observer]:
-        for card in range(C):
-            out[seg[Seg.catacombs_seen] + card] = s.catacombs[card]
+    for card in range(C):      # as the observer last saw it: later purchases stay secret
+        out[seg[Seg.catacombs_seen] + card] = s.catacombs_seen[observer, card]
     out[seg[Seg.catacombs_size]] = s.catacombs.sum()
     out[seg[Seg.discard_hidden_size]] = s.discard_hidden.sum()
 

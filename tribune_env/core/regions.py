@@ -192,7 +192,7 @@ def atrium_resolve(s, k, ev):
 def catacombs(s, k, i):
     p = s.space_owner[k[K.SP_CATACOMBS] + i]
     if p >= 0 and s.catacombs.sum() > 0:
-        s.catacombs_seen[p] = 1               # it examines the pile; others see nothing
+        s.catacombs_seen[p] = s.catacombs     # it examines the pile; others see nothing
         push(s, Task.CATACOMBS_CHOICE, p, i)
 
 

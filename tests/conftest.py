@@ -1,0 +1,73 @@
+"""Shared helpers for the invariant, hidden-information, saving and interface tests.
+
+The helpers only use the public API of :class:`tribune_env.Game` plus the state arrays
+it exposes as attributes; they never change the engine.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from tribune_env import Game
+from tribune_env.state import M
+
+NUM_CARDS = 100
+
+
+def random_action(g: Game, rng: np.random.Generator) -> int:
+    """A uniformly random legal action of the player to act."""
+    legal = g.legal_actions()
+    assert len(legal) > 0, "a running game offers no legal action"
+    return int(legal[rng.integers(len(legal))])
+
+
+def play(g: Game, rng: np.random.Generator, on_step=None, max_steps: int = 200_000) -> list[int]:
+    """Play random legal actions until the game is over; return the actions played.
+
+    ``on_step(g, action)`` is called after every step.
+    """
+    actions = []
+    while not g.is_over:
+        a = random_action(g, rng)
+        g.step(a)
+        actions.append(a)
+        if on_step is not None:
+            on_step(g, a)
+        assert len(actions) < max_steps, "the game did not end"
+    return actions
+
+
+def decision_kind(g: Game):
+    d = g.decision()
+    return None if d is None else d[0]
+
+
+def total_cards(g: Game) -> int:
+    """Every card wherever it lies, counted without the engine's helper."""
+    n_draw = int(g.meta[M["draw_n"]])
+    return int(g.hand.sum() + n_draw + g.discard_public.sum() + g.discard_hidden.sum()
+               + g.catacombs.sum() + g.curia.sum() + g.mars_pairs.sum()
+               + (g.slot_card >= 0).sum() + g.sets.sum() + g.challenger.sum())
+
+
+def collect_states(seeds, predicates: dict, per_predicate: int = 3, players=(2, 3, 4, 5),
+                   **game_kw) -> dict:
+    """Play random games and keep clones of decision states matching each predicate.
+
+    ``predicates`` maps a name to ``pred(g) -> bool``; returns name -> list of games.
+    Stops early once every predicate has ``per_predicate`` states.
+    """
+    found = {name: [] for name in predicates}
+    for seed in seeds:
+        if all(len(v) >= per_predicate for v in found.values()):
+            break
+        g = Game(players[seed % len(players)], seed=seed, **game_kw)
+        rng = np.random.default_rng(10_000 + seed)
+        taken_this_game = {name: 0 for name in predicates}
+        while not g.is_over:
+            for name, pred in predicates.items():
+                # at most one state per predicate per game keeps the sample varied
+                if len(found[name]) < per_predicate and not taken_this_game[name] and pred(g):
+                    found[name].append(g.clone())
+                    taken_this_game[name] = 1
+            g.step(random_action(g, rng))
+    return found

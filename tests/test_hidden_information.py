@@ -1,0 +1,475 @@
+"""Hidden information, determinisation and determinism.
+
+A player's observation may depend only on what that player can know (clarifications §4,
+"Secrecy and simultaneous acts"): changing anything hidden from it -- other hands, the
+draw pile, face-down discards, face-down board cards it has not seen, sealed bids not yet
+revealed, other players' face-down Field of Mars pairs, another player's set under
+construction -- must leave ``observe(p)`` (and ``render(p)``) exactly unchanged, while
+changing its own hand must change it.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from conftest import NUM_CARDS, collect_states, play, random_action, total_cards
+from tribune_env import Game
+from tribune_env.data import NUM_VALUES
+from tribune_env.saving import card_counts
+from tribune_env.state import M, MONEY
+from tribune_env.tasks import Task
+
+BIDS = (Task.ATRIUM_BID, Task.CHARIOT_BID)
+
+
+# ------------------------------------------------------------------------------ helpers
+def observations(g):
+    return [g.observe(p).copy() for p in range(g.n)]
+
+
+def draw_pile(g):
+    return g.draw[: int(g.meta[M["draw_n"]])]
+
+
+def swap_with_draw(g, counts, c_out, c_in):
+    """Move one card c_out from `counts` (a count array) into the draw pile, replacing a c_in."""
+    pile = draw_pile(g)
+    i = int(np.flatnonzero(pile == c_in)[0])
+    pile[i] = c_out
+    counts[c_out] -= 1
+    counts[c_in] += 1
+
+
+def draw_card_not(g, excluded):
+    """A card type in the draw pile that is not in `excluded`, or None."""
+    for c in draw_pile(g).tolist():
+        if c not in excluded:
+            return int(c)
+    return None
+
+
+def examined(g, p) -> bool:
+    """Whether player p has looked at the Catacombs pile this round (flag or remembered pile)."""
+    return bool(np.any(g.catacombs_seen[p]))
+
+
+def free_cards(g, q):
+    """Card types in q's hand that are not part of the set q is building."""
+    hand = g.hand[q].copy()
+    if g.current_player == q:
+        hand -= g.build
+    return [int(c) for c in np.flatnonzero(hand > 0)]
+
+
+def changed_segments(g, a, b):
+    return [name for name, sl in g.obs_layout.slices.items() if not np.array_equal(a[sl], b[sl])]
+
+
+def assert_invisible_to(g, edit, observers, also_render=True):
+    """Apply `edit` to a clone; each observer's observation (and rendering) stays the same."""
+    h = g.clone()
+    edit(h)
+    assert not h.state_equals(g), "the edit must change the hidden state"
+    assert (card_counts(h) == h.deck_counts).all(), "the edit must keep the cards accounted for"
+    for p in observers:
+        before, after = g.observe(p), h.observe(p)
+        assert np.array_equal(before, after), \
+            f"player_{p} observes a hidden change in {changed_segments(g, before, after)}"
+        if also_render:
+            assert g.render(p) == h.render(p), f"player_{p}'s rendering shows a hidden change"
+    return h
+
+
+HIDDEN_PREDICATES = {
+    "bid": lambda g: g.decision()[0] in BIDS and any(
+        g.committed[q] and g.res[q, MONEY] >= 1 for q in range(g.n) if q != g.current_player),
+    "mars": lambda g: bool((g.mars_pairs.sum(axis=1) == 2).any()),
+    "build": lambda g: g.build.sum() > 0 and g.n >= 2,
+    "latrine": lambda g: g.phase == 2 and g.slot_card[g.board.slots["Latrine"].start] >= 0
+    and not g.slot_up[g.board.slots["Latrine"].start],
+    "pantheon_seen": lambda g: g.slot_card[g.board.slots["Pantheon"].start] >= 0
+    and not g.slot_up[g.board.slots["Pantheon"].start] and g.pantheon_seen[: g.n].any(),
+    "atrium": lambda g: any(g.slot_card[s] >= 0 and not g.slot_up[s]
+                            for s in g.board.slots["Atrium Auctionorum"])
+    and any(g.slot_up[s] for s in g.board.slots["Atrium Auctionorum"]),
+    "catacombs": lambda g: g.catacombs.sum() > 0 and not all(examined(g, p) for p in range(g.n)),
+    "discard_hidden": lambda g: g.discard_hidden.sum() > 0,
+    "takeover": lambda g: g.decision()[0] == Task.TAKEOVER_SET and g.build.sum() == 0,
+    "sacrifice": lambda g: g.decision()[0] == Task.SACRIFICE,
+    "three_players": lambda g: g.n >= 3 and g.round >= 2,
+    "two_players": lambda g: g.n == 2 and g.round >= 2,
+}
+
+
+@pytest.fixture(scope="module")
+def hidden_states():
+    found = collect_states(range(60), HIDDEN_PREDICATES, per_predicate=3)
+    for name, states in found.items():
+        assert states, f"no random game reached a state for {name!r}"
+    return found
+
+
+# ------------------------------------------------------------------------------ hidden changes
+def test_swapping_cards_between_other_hands_is_invisible(hidden_states):
+    checked = 0
+    for g in hidden_states["three_players"]:
+        for p in range(g.n):
+            q, r = [x for x in range(g.n) if x != p][:2]
+            pairs = [(a, b) for a in free_cards(g, q) for b in free_cards(g, r) if a != b]
+            if not pairs:
+                continue
+            a, b = pairs[0]
+
+            def edit(h, q=q, r=r, a=a, b=b):
+                h.hand[q, a] -= 1
+                h.hand[q, b] += 1
+                h.hand[r, b] -= 1
+                h.hand[r, a] += 1
+
+            h = assert_invisible_to(g, edit, [p])
+            # the holders themselves do see it
+            assert not np.array_equal(g.observe(q), h.observe(q))
+            assert not np.array_equal(g.observe(r), h.observe(r))
+            checked += 1
+    assert checked >= 3
+
+
+def test_swapping_an_opponent_card_with_the_draw_pile_is_invisible(hidden_states):
+    checked = 0
+    for g in hidden_states["two_players"] + hidden_states["three_players"]:
+        p = g.current_player
+        q = (p + 1) % g.n
+        mine = free_cards(g, q)
+        if not mine:
+            continue
+        c_in = draw_card_not(g, mine[:1])
+        if c_in is None:
+            continue
+        h = assert_invisible_to(g, lambda h: swap_with_draw(h, h.hand[q], mine[0], c_in),
+                                [x for x in range(g.n) if x != q])
+        assert not np.array_equal(g.observe(q), h.observe(q))
+        checked += 1
+    assert checked >= 3
+
+
+def test_reordering_the_draw_pile_is_invisible(hidden_states):
+    checked = 0
+    for states in hidden_states.values():
+        for g in states:
+            pile = draw_pile(g)
+            if len(set(pile.tolist())) < 2:
+                continue
+
+            def edit(h):
+                p = draw_pile(h)
+                p[:] = p[::-1].copy() if not np.array_equal(p, p[::-1]) else np.roll(p, 1)
+
+            assert_invisible_to(g, edit, range(g.n))
+            checked += 1
+    assert checked >= 10
+
+
+def test_own_hand_change_is_visible(hidden_states):
+    checked = 0
+    for g in hidden_states["three_players"] + hidden_states["two_players"]:
+        for p in range(g.n):
+            mine = free_cards(g, p)
+            c_in = draw_card_not(g, mine[:1]) if mine else None
+            if c_in is None:
+                continue
+            h = g.clone()
+            swap_with_draw(h, h.hand[p], mine[0], c_in)
+            assert not np.array_equal(g.observe(p), h.observe(p)), "a player must see its own hand"
+            hand = g.obs_layout.slices["hand"]
+            assert np.array_equal(h.observe(p)[hand], h.hand[p]), "the hand segment is the hand"
+            for q in range(g.n):
+                if q != p:
+                    assert np.array_equal(g.observe(q), h.observe(q))
+            checked += 1
+    assert checked >= 5
+
+
+def test_face_down_discards_are_invisible(hidden_states):
+    for g in hidden_states["discard_hidden"]:
+        c_out = int(np.flatnonzero(g.discard_hidden)[0])
+        c_in = draw_card_not(g, [c_out])
+        assert c_in is not None
+        assert_invisible_to(g, lambda h: swap_with_draw(h, h.discard_hidden, c_out, c_in), range(g.n))
+
+
+def test_sealed_bids_stay_hidden_until_revealed(hidden_states):
+    for g in hidden_states["bid"]:
+        actor = g.current_player
+        q = next(q for q in range(g.n) if q != actor and g.committed[q] and g.res[q, MONEY] >= 1)
+        new_bid = 0 if g.bids[q] > 0 else 1
+
+        def edit(h):
+            h.bids[q] = new_bid
+
+        h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != q])
+        # the bidder itself knows its own bid
+        assert not np.array_equal(g.observe(q), h.observe(q))
+
+
+def test_face_down_latrine_and_atrium_cards_are_invisible(hidden_states):
+    for name, region in (("latrine", "Latrine"), ("atrium", "Atrium Auctionorum")):
+        for g in hidden_states[name]:
+            slot = next(s for s in g.board.slots[region] if g.slot_card[s] >= 0 and not g.slot_up[s])
+            c_out = int(g.slot_card[slot])
+            c_in = draw_card_not(g, [c_out])
+
+            def edit(h, slot=slot, c_in=c_in, c_out=c_out):
+                pile = draw_pile(h)
+                pile[int(np.flatnonzero(pile == c_in)[0])] = c_out
+                h.slot_card[slot] = c_in
+
+            assert_invisible_to(g, edit, range(g.n))
+
+
+def test_pantheon_card_visible_only_to_who_looked(hidden_states):
+    for g in hidden_states["pantheon_seen"]:
+        slot = g.board.slots["Pantheon"].start
+        c_out = int(g.slot_card[slot])
+        # a card of another faction, so that the change cannot be hidden by chance
+        c_in = draw_card_not(g, [c_out // NUM_VALUES * NUM_VALUES + v for v in range(NUM_VALUES)])
+        assert c_in is not None
+
+        def edit(h):
+            pile = draw_pile(h)
+            pile[int(np.flatnonzero(pile == c_in)[0])] = c_out
+            h.slot_card[slot] = c_in
+
+        seen = [p for p in range(g.n) if g.pantheon_seen[p]]
+        unseen = [p for p in range(g.n) if not g.pantheon_seen[p]]
+        h = assert_invisible_to(g, edit, unseen)
+        for p in seen:
+            assert not np.array_equal(g.observe(p), h.observe(p)), "the player who looked knows the card"
+
+
+def test_unexamined_catacombs_are_invisible(hidden_states):
+    for g in hidden_states["catacombs"]:
+        c_out = int(np.flatnonzero(g.catacombs)[0])
+        c_in = draw_card_not(g, [c_out])
+        assert_invisible_to(g, lambda h: swap_with_draw(h, h.catacombs, c_out, c_in),
+                            [p for p in range(g.n) if not examined(g, p)])
+
+
+def test_other_players_field_of_mars_pairs_are_invisible(hidden_states):
+    for g in hidden_states["mars"]:
+        mars = g.board.spaces["Field of Mars"]
+        i = int(np.flatnonzero(g.mars_pairs.sum(axis=1) == 2)[0])
+        q = int(g.space_owner[mars[i]])
+        old = [int(c) for c in np.repeat(np.arange(g.mars_pairs.shape[1]), g.mars_pairs[i])]
+        pile = draw_pile(g).tolist()
+        # another pair of one faction, from the draw pile
+        new = None
+        for f in range(7):
+            cards = [c for c in pile if c // NUM_VALUES == f]
+            if len(cards) >= 2 and sorted(cards[:2]) != sorted(old):
+                new = cards[:2]
+                break
+        assert new is not None
+
+        def edit(h):
+            p = draw_pile(h)
+            for c_in, c_out in zip(new, old):
+                j = int(np.flatnonzero(p == c_in)[0])
+                p[j] = c_out
+                h.mars_pairs[i, c_out] -= 1
+                h.mars_pairs[i, c_in] += 1
+
+        h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != q])
+        assert not np.array_equal(g.observe(q), h.observe(q)), "a player knows its own pair"
+
+
+def test_another_players_unfinished_set_is_invisible(hidden_states):
+    for g in hidden_states["build"]:
+        actor = g.current_player
+        c = int(np.flatnonzero(g.build)[0])
+
+        def edit(h):
+            h.build[c] -= 1
+
+        h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != actor], also_render=False)
+        assert not np.array_equal(g.observe(actor), h.observe(actor))
+
+
+def test_catacombs_purchase_is_hidden_from_an_earlier_examiner():
+    """A player who examined the Catacombs does not learn which card a later player bought.
+
+    Player Y examines the pile at "4" (or "3") and chooses; player Z then buys a card at a
+    later space, and a third decision follows at space "2". Y saw the pile before Z's
+    purchase only, so a world where Z bought another card of that pile is the same to Y:
+    swapping Z's bought card with another card still in the pile must not change Y's
+    observation (clarifications §4: what a player saw stays in its observation only).
+    """
+    checked = 0
+    for seed in range(120):
+        g = Game(3 + seed % 3, seed=seed, log=False)
+        rng = np.random.default_rng(seed)
+        looked = set()            # players who chose at an earlier Catacombs space this round
+        purchases = []            # (buyer, card, examiners before it)
+        while not g.is_over and checked < 3:
+            d = g.decision()
+            if d[0] != Task.CATACOMBS_CHOICE:
+                looked, purchases = set(), []
+                g.step(random_action(g, rng))
+                continue
+            actor = d[1]
+            for buyer, card, before in purchases:
+                others = [int(c) for c in np.flatnonzero(g.catacombs) if c != card]
+                observers = [y for y in before if y not in (actor, buyer) and examined(g, y)]
+                if not others or not observers or (buyer == actor and g.build[card]):
+                    continue
+                c_other = others[0]
+
+                def edit(h, buyer=buyer, card=card, c_other=c_other):
+                    h.hand[buyer, card] -= 1
+                    h.hand[buyer, c_other] += 1
+                    h.catacombs[c_other] -= 1
+                    h.catacombs[card] += 1
+
+                assert_invisible_to(g, edit, observers, also_render=False)
+                checked += 1
+            pile = g.catacombs.copy()
+            g.step(random_action(g, rng))
+            bought = pile - g.catacombs
+            if bought.any() and g.phase == 3:
+                purchases.append((actor, int(np.flatnonzero(bought)[0]), set(looked)))
+            looked.add(actor)
+        if checked >= 3:
+            break
+    assert checked >= 1, "no random game had a Catacombs purchase between two other examinations"
+
+
+# ------------------------------------------------------------------------------ determinisation
+@pytest.fixture(scope="module")
+def varied_states(hidden_states):
+    states = []
+    for name in ("bid", "mars", "build", "pantheon_seen", "atrium", "catacombs", "three_players",
+                 "two_players", "discard_hidden", "latrine", "takeover", "sacrifice"):
+        states += hidden_states[name]
+    return states
+
+
+def test_determinize_keeps_the_observation_and_the_cards(varied_states):
+    for k, g in enumerate(varied_states):
+        before = g.to_json()
+        for p in range(g.n):
+            d = g.determinize(p, np.random.default_rng(k * 10 + p))
+            assert np.array_equal(d.observe(p), g.observe(p)), f"determinize({p}) changed what player_{p} sees"
+            assert (card_counts(d) == d.deck_counts).all()
+            assert total_cards(d) == NUM_CARDS
+            assert (d.hand[: g.n].sum(axis=1) == g.hand[: g.n].sum(axis=1)).all(), "hand sizes are public"
+            assert (d.hand[p] == g.hand[p]).all()
+            # every laid Field of Mars pair is still a pair of one faction
+            for pair in d.mars_pairs:
+                if pair.sum():
+                    assert pair.sum() == 2 and len(set(np.flatnonzero(pair) // NUM_VALUES)) == 1
+            for q in range(g.n):
+                if d.committed[q] and d.decision() is not None and d.decision()[0] in BIDS:
+                    assert 0 <= d.bids[q] <= d.res[q, MONEY]
+            if g.current_player == p:
+                assert np.array_equal(d.legal_mask(), g.legal_mask()), "the actor's options depend only on what it knows"
+        assert g.to_json() == before, "determinize must not change the game"
+
+
+def test_determinize_keeps_the_decision_waiting(varied_states):
+    """The sampled world waits at the same decision: under auto_forced the player to act
+    has a real choice, and the sample must not resolve or skip it."""
+    for k, g in enumerate(varied_states):
+        for p in range(g.n):
+            for s in range(4):
+                d = g.determinize(p, np.random.default_rng(1000 * k + 10 * p + s))
+                assert d.decision() == g.decision(), \
+                    f"determinize({p}) moved the game from {g.decision()} to {d.decision()}"
+                assert len(d.legal_actions()) >= 2, (
+                    f"determinize({p}) left {g.decision()} with the single action "
+                    f"{d.legal_actions().tolist()}: the sample contradicts the actor having a real choice")
+
+
+def test_determinize_samples_differ_by_rng_and_repeat_by_seed(varied_states):
+    differ = 0
+    for k, g in enumerate(varied_states):
+        p = g.current_player
+        a = g.determinize(p, np.random.default_rng(1))
+        b = g.determinize(p, np.random.default_rng(1))
+        assert a.state_equals(b), "the same rng gives the same sample"
+        c = g.determinize(p, np.random.default_rng(2))
+        hidden_a = [a.hand[q].tolist() for q in range(g.n) if q != p] + [draw_pile(a).tolist()]
+        hidden_c = [c.hand[q].tolist() for q in range(g.n) if q != p] + [draw_pile(c).tolist()]
+        differ += hidden_a != hidden_c
+    assert differ >= len(varied_states) - 1, "different rngs give different hidden states"
+
+
+def test_determinize_resamples_opponent_hands(varied_states):
+    changed = total = 0
+    for g in varied_states:
+        p = g.current_player
+        if sum(int(g.hand[q].sum()) for q in range(g.n) if q != p) == 0:
+            continue
+        total += 1
+        samples = [g.determinize(p, np.random.default_rng(s)) for s in range(4)]
+        truth = [g.hand[q].tolist() for q in range(g.n) if q != p]
+        changed += any([d.hand[q].tolist() for q in range(g.n) if q != p] != truth for d in samples)
+    assert total > 10 and changed == total
+
+
+def test_determinized_games_play_to_the_end(varied_states):
+    for k, g in enumerate(varied_states[::2]):
+        d = g.determinize(g.current_player, np.random.default_rng(k))
+
+        def check(h, a):
+            assert (card_counts(h) == h.deck_counts).all()
+            assert (h.res[:, MONEY] >= 0).all()
+
+        play(d, np.random.default_rng(k), on_step=check)
+        assert d.terminated or d.truncated
+
+
+# ------------------------------------------------------------------------------ determinism
+def test_same_seed_same_game():
+    for n in (2, 3, 4, 5):
+        a, b = Game(n, seed=77 + n), Game(n, seed=77 + n)
+        assert a.state_equals(b) and a.to_json() == b.to_json()
+        rng = np.random.default_rng(n)
+        while not a.is_over:
+            act = random_action(a, rng)
+            a.step(act)
+            b.step(act)
+            assert a.state_equals(b)
+        assert a.to_json() == b.to_json()
+        assert b.is_over and a.winners() == b.winners()
+
+
+def test_different_seeds_deal_differently():
+    hands = {Game(4, seed=s).hand.tobytes() for s in range(10)}
+    assert len(hands) == 10
+
+
+def test_engine_ignores_the_global_random_state():
+    for n in (2, 4):
+        random.seed(0)
+        np.random.seed(0)
+        a = Game(n, seed=5)
+        random.seed(123)
+        np.random.seed(456)
+        b = Game(n, seed=5)
+        assert a.state_equals(b)
+        rng = np.random.default_rng(0)
+        steps = 0
+        while not a.is_over:
+            act = random_action(a, rng)
+            a.step(act)
+            random.random()
+            np.random.random()
+            if steps % 97 == 0:
+                random.seed(steps)
+                np.random.seed(steps)
+            b.step(act)
+            steps += 1
+            if steps % 50 == 0:
+                assert a.state_equals(b)
+        assert a.to_json() == b.to_json()

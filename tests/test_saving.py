@@ -1,0 +1,325 @@
+"""Copies and saved games: clone and JSON round trips, independence, malformed input.
+
+A clone or a loaded game must equal the original (state, generator, observations, legal
+actions, log), be independent of it, and continue exactly like it. Loading a malformed
+or inconsistent saved state raises StateFormatError naming the problem, and never
+returns a half-built game.
+"""
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+from conftest import play, random_action
+from tribune_env import Game, IllegalActionError, StateFormatError, VictoryCard
+from tribune_env.errors import TribuneError
+from tribune_env.saving import card_counts
+from tribune_env.state import M, MONEY
+from tribune_env.tasks import Task
+
+
+def assert_same(g: Game, h: Game):
+    assert g.state_equals(h) and h.state_equals(g)
+    assert g.config() == h.config()
+    assert g.is_over == h.is_over and g.current_player == h.current_player
+    assert g.decision() == h.decision()
+    assert np.array_equal(g.legal_mask(), h.legal_mask())
+    for p in range(g.n):
+        assert np.array_equal(g.observe(p), h.observe(p))
+    assert g.log == h.log
+    assert g.scores().tolist() == h.scores().tolist()
+    assert g.winners() == h.winners()
+
+
+@pytest.fixture(scope="module")
+def saved_positions():
+    """(game, its JSON) at many points of random games, 2-5 players."""
+    out = []
+    for n in (2, 3, 4, 5):
+        g = Game(n, seed=40 + n)
+        rng = np.random.default_rng(n)
+        step = 0
+        while not g.is_over:
+            if step % 61 == 0 or step < 12:
+                out.append(g.clone())
+            g.step(random_action(g, rng))
+            step += 1
+        out.append(g)
+    return out
+
+
+def test_clone_and_json_round_trip_are_equal(saved_positions):
+    for g in saved_positions:
+        c = g.clone()
+        text = g.to_json()
+        j = Game.from_json(text)
+        assert_same(g, c)
+        assert_same(g, j)
+        assert j.to_json() == text, "saving a loaded game gives the same text"
+        assert Game.from_json(json.loads(text)).state_equals(g), "a parsed dict loads too"
+
+
+def test_clone_is_independent(saved_positions):
+    for k, g in enumerate(saved_positions):
+        if g.is_over:
+            continue
+        original = g.clone()
+        before = original.to_json()
+        # changing the copy leaves the original alone ...
+        c = original.clone()
+        c.step(random_action(c, np.random.default_rng(k)))
+        c.hand[:] = 0
+        c.res[:] = 7
+        assert original.to_json() == before, "changing the clone changed the original"
+        # ... and stepping the original leaves the copy alone
+        d = original.clone()
+        original.step(random_action(original, np.random.default_rng(k)))
+        assert d.to_json() == before, "stepping the original changed the clone"
+        assert not original.state_equals(d)
+
+
+def test_loaded_game_is_independent(saved_positions):
+    for k, g in enumerate(saved_positions):
+        if g.is_over:
+            continue
+        original = g.clone()
+        before = original.to_json()
+        j = Game.from_json(before)
+        j.step(random_action(j, np.random.default_rng(k)))
+        assert original.to_json() == before, "stepping the loaded game changed the original"
+        j2 = Game.from_json(before)
+        original.step(random_action(original, np.random.default_rng(k)))
+        assert j2.to_json() == before, "stepping the original changed the loaded game"
+
+
+@pytest.mark.parametrize("copier", ["clone", "json"])
+def test_copies_continue_identically_to_the_end(copier):
+    """The generator state is copied: the same actions give the same future (draws, reshuffles)."""
+    reshuffled = False
+    for n in (2, 3, 4, 5):
+        g = Game(n, seed=900 + n)
+        rng = np.random.default_rng(n)
+        for _ in range(150 * n):
+            g.step(random_action(g, rng))
+        h = g.clone() if copier == "clone" else Game.from_json(g.to_json())
+        start_reshuffles = int(g.meta[M["reshuffles"]])
+        while not g.is_over:
+            a = random_action(g, rng)
+            g.step(a)
+            h.step(a)
+        assert h.is_over
+        assert g.state_equals(h)
+        assert g.to_json() == h.to_json()
+        assert g.winners() == h.winners() and g.terminated == h.terminated
+        reshuffled |= int(g.meta[M["reshuffles"]]) > start_reshuffles
+    assert reshuffled, "some game reshuffled the discards after the copy"
+
+
+def test_round_trip_of_a_finished_game():
+    g = Game(3, seed=3)
+    play(g, np.random.default_rng(3))
+    j = Game.from_json(g.to_json())
+    assert j.is_over and j.terminated == g.terminated and j.truncated == g.truncated
+    assert j.winners() == g.winners() and j.current_player is None
+    assert not j.legal_mask().any()
+    with pytest.raises(IllegalActionError):
+        j.step(0)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(num_players=2, point_variant=True),
+    dict(num_players=4, victory_card="pax-romana", auto_forced=False),
+    dict(num_players=3, round_limit=7, log=False),
+    dict(num_players=5, victory_card=VictoryCard("mine", 5, 2, 20, 3, {3: 3, 5: 2}, "favor", "short")),
+])
+def test_round_trip_keeps_the_configuration(kwargs):
+    g = Game(seed=11, **kwargs)
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        if g.is_over:
+            break
+        g.step(random_action(g, rng))
+    j = Game.from_json(g.to_json())
+    assert j.config() == g.config()
+    assert j.victory_card == g.victory_card
+    assert j.point_variant == g.point_variant and j.round_limit == g.round_limit
+    assert j.auto_forced == g.auto_forced
+    assert (j.log is None) == (g.log is None)
+    assert_same(g, j)
+
+
+# ------------------------------------------------------------------------------ malformed input
+@pytest.fixture(scope="module")
+def saved():
+    g = Game(3, seed=21)
+    rng = np.random.default_rng(21)
+    for _ in range(400):
+        g.step(random_action(g, rng))
+    assert not g.is_over
+    return g.to_json()
+
+
+def top_task(d):
+    n = d["arrays"]["meta"][M["n_tasks"]]
+    return d["arrays"]["tasks"][n - 1]
+
+
+def set_meta(name, value):
+    def edit(d):
+        d["arrays"]["meta"][M[name]] = value
+    return edit
+
+
+def bad_rng(kind):
+    """Corrupt the generator state, wherever the format keeps it."""
+    def edit(d):
+        if "rng" in d["arrays"]:
+            d["arrays"]["rng"] = [0] * len(d["arrays"]["rng"]) if kind == "zero" else "not a generator"
+        elif kind == "zero":
+            d["rng"] = {"bit_generator": "PCG64", "state": {"state": -1, "inc": -1},
+                        "has_uint32": 0, "uinteger": 0}
+        else:
+            d["rng"] = "not a generator"
+    return edit
+
+
+def one_more_card(d):
+    d["arrays"]["hand"][0][0] += 1
+
+
+def negative_money(d):
+    d["arrays"]["res"][1][MONEY] = -3
+
+
+def fractional_money(d):
+    d["arrays"]["res"][1][MONEY] = 12.5
+
+
+def wrong_shape(d):
+    d["arrays"]["hand"] = d["arrays"]["hand"][:-1]
+
+
+def marker_count_mismatch(d):
+    d["arrays"]["res"][0][5] += 1
+
+
+MALFORMED = {
+    # name: (edit of the parsed dict, words one of which the message must contain)
+    "wrong format tag": (lambda d: d.__setitem__("format", "chess-state"), ["format", "tribune"]),
+    "no format tag": (lambda d: d.pop("format"), ["format", "tribune"]),
+    "wrong version": (lambda d: d.__setitem__("version", 99), ["version"]),
+    "missing config": (lambda d: d.pop("config"), ["config"]),
+    "missing arrays": (lambda d: d.pop("arrays"), ["arrays"]),
+    "arrays not a mapping": (lambda d: d.__setitem__("arrays", 5), ["arrays"]),
+    "missing array": (lambda d: d["arrays"].pop("hand"), ["hand"]),
+    "unknown array": (lambda d: d["arrays"].__setitem__("secret", [1]), ["secret", "unknown"]),
+    "wrong shape": (wrong_shape, ["hand", "shape"]),
+    "non-numeric array": (lambda d: d["arrays"].__setitem__("res", "lots"), ["res", "numeric"]),
+    "fractional money": (fractional_money, ["res", "integer", "int"]),
+    "card accounting broken": (one_more_card, ["accounting", "card"]),
+    "card missing": (lambda d: d["arrays"]["hand"][0].__setitem__(
+        int(np.flatnonzero(d["arrays"]["hand"][0])[0]), d["arrays"]["hand"][0][
+            int(np.flatnonzero(d["arrays"]["hand"][0])[0])] - 1), ["accounting", "card"]),
+    "negative money": (negative_money, ["money", "negative"]),
+    "tile out of range": (lambda d: d["arrays"]["res"][0].__setitem__(3, 5), ["tile"]),
+    "card code too large": (lambda d: d["arrays"]["draw"].__setitem__(0, 500), ["draw", "card"]),
+    "negative card code": (lambda d: d["arrays"]["draw"].__setitem__(0, -5), ["draw", "card"]),
+    "slot card code too large": (lambda d: d["arrays"]["slot_card"].__setitem__(0, 300), ["slot", "card"]),
+    "marker count": (marker_count_mismatch, ["marker"]),
+    "unknown task kind": (lambda d: top_task(d).__setitem__(0, 999), ["task"]),
+    "empty task stack": (set_meta("n_tasks", 0), ["task"]),
+    "phase out of range": (set_meta("phase", 17), ["phase"]),
+    "temporary favor with a stranger": (set_meta("temp_favor", 7), ["temp_favor", "favor"]),
+    "status out of range": (set_meta("status", 5), ["status"]),
+    "generator all zero": (bad_rng("zero"), ["generator", "rng"]),
+    "generator not numbers": (bad_rng("text"), ["generator", "rng"]),
+    "bad player count": (lambda d: d["config"].__setitem__("num_players", 9), ["num_players"]),
+    "bad victory card": (lambda d: d["config"].__setitem__("victory_card", {"id": "x"}), ["victory card", "laurels"]),
+    "config missing a key": (lambda d: d["config"].pop("round_limit"), ["round_limit", "config"]),
+    "log not strings": (lambda d: d.__setitem__("log", [1, 2]), ["log"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_saved_state_raises_state_format_error(saved, name):
+    edit, words = MALFORMED[name]
+    d = json.loads(saved)
+    edit(d)
+    text = json.dumps(d)
+    with pytest.raises(StateFormatError) as info:
+        Game.from_json(text)
+    message = str(info.value).lower()
+    assert any(w.lower() in message for w in words), f"message {message!r} does not name the problem"
+    # a parsed dict fails the same way and is not changed by the attempt
+    kept = copy.deepcopy(d)
+    with pytest.raises(StateFormatError):
+        Game.from_json(d)
+    assert d == kept
+    # the original text still loads: nothing global was left half-changed
+    assert Game.from_json(saved).to_json() == saved
+
+
+def test_queued_decision_of_an_absent_seat_is_rejected():
+    """A setup discard queued for player_4 of a three-player game cannot be loaded.
+
+    (Accepting it loads a game in which a seated player silently never discards.)
+    """
+    g = Game(3, seed=21)
+    d = json.loads(g.to_json())
+    n = d["arrays"]["meta"][M["n_tasks"]]
+    tasks = d["arrays"]["tasks"]
+    below = [i for i in range(n - 1) if tasks[i][0] == Task.SETUP_DISCARD]     # under the top
+    assert below
+    tasks[below[0]][1] = 4
+    with pytest.raises(StateFormatError) as info:
+        Game.from_json(json.dumps(d))
+    message = str(info.value).lower()
+    assert any(w in message for w in ("task", "seat", "player")), message
+
+
+@pytest.mark.parametrize("text", ["", "{", "not json", "[1, 2, 3]", "null", "42", '"tribune"',
+                                  b"\xff\xfe\x00", b"{\"format\": 1"])
+def test_not_a_saved_game(text):
+    with pytest.raises(StateFormatError):
+        Game.from_json(text)
+
+
+def test_state_format_error_is_a_value_error():
+    assert issubclass(StateFormatError, ValueError) and issubclass(StateFormatError, TribuneError)
+
+
+def test_loading_never_returns_a_half_built_game(saved):
+    """Random single-entry corruptions either fail with StateFormatError or load a usable game."""
+    rng = np.random.default_rng(5)
+    base = json.loads(saved)
+    names = sorted(base["arrays"])
+    loaded = rejected = 0
+    for trial in range(300):
+        d = copy.deepcopy(base)
+        name = names[rng.integers(len(names))]
+        flat = np.array(d["arrays"][name], dtype=np.int64)
+        if flat.size == 0:
+            continue
+        i = int(rng.integers(flat.size))
+        flat.flat[i] = int(rng.integers(-3, 14))
+        d["arrays"][name] = flat.tolist()
+        try:
+            g = Game.from_json(json.dumps(d))
+        except StateFormatError:
+            rejected += 1
+            continue
+        except Exception as exc:       # pragma: no cover - reported as a failure
+            pytest.fail(f"corrupting {name}[{i}] raised {type(exc).__name__}: {exc}")
+        loaded += 1
+        # a loaded game is whole: accounted, observable, savable, and offers an action
+        assert (card_counts(g) == g.deck_counts).all()
+        for p in range(g.n):
+            assert g.observe(p).shape == (g.obs_layout.size,)
+            assert isinstance(g.render(p), str)
+        assert Game.from_json(g.to_json()).state_equals(g)
+        if not g.is_over:
+            assert g.legal_mask().any()
+    assert rejected > 0 and loaded > 0
