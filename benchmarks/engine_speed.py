@@ -8,24 +8,24 @@ first to load (or, on a fresh install, compile) the engine; its time is reported
     python benchmarks/engine_speed.py [--games 40] [--players 2 3 4 5] [--seed 0]
 """
 import argparse
+import random
 import time
 
-import numpy as np
 
 from tribune_env import Game
 
 
 def run(games: int, players, seed: int) -> tuple[int, float, int]:
-    rng = np.random.default_rng(seed)
+    choose = random.Random(seed).randrange     # the random player's own seeded choice
     obs = None
     decisions = rounds = 0
     start = time.perf_counter()
     for i in range(games):
         g = Game(players[i % len(players)], seed=seed + i, log=False)
         while not g.is_over:
-            legal = np.flatnonzero(g.legal_mask())
+            legal = g.legal_mask().nonzero()[0]
             obs = g.observe(g.current_player, obs)
-            g.step(int(legal[rng.integers(len(legal))]))
+            g.step(int(legal[choose(len(legal))]))
             decisions += 1
         rounds += g.round
     return decisions, time.perf_counter() - start, rounds

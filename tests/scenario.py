@@ -92,3 +92,39 @@ def done(g) -> bool:
 
 def money(g, p):
     return int(g.res[p, MONEY])
+
+
+def step(g, *labels):
+    for label in labels:
+        g.step_label(label)
+
+
+def legal(g):
+    """Labels of the legal actions."""
+    return {g.A.labels[a] for a in g.legal_actions()}
+
+
+def waiting(g):
+    """(decision kind, player) waiting."""
+    kind, p = g.decision()[:2]
+    return kind, p
+
+
+def to_curia(g, k, *codes):
+    for code in codes:
+        g.curia[k, _pull(g, code)] += 1
+
+
+def to_catacombs(g, *codes):
+    for code in codes:
+        g.catacombs[_pull(g, code)] += 1
+
+
+def hand_of(g, p):
+    """Hand as a sorted list of card names."""
+    return sorted(g.card_name(c) for c in np.repeat(np.arange(len(g.hand[p])), g.hand[p]))
+
+
+def set_values(g, f):
+    """Displayed set of faction f as a sorted list of values."""
+    return sorted(np.repeat(np.arange(NUM_VALUES), g.sets[f]).tolist())

@@ -2,9 +2,10 @@
 import numpy as np
 import pytest
 
-from tests.scenario import C, display, done, fresh, give, money, occupy, place_card, run, _pull
+from tests.scenario import (C, display, done, fresh, give, hand_of, legal, money, occupy,
+                            place_card, run, set_values, step, to_catacombs, to_curia, waiting)
 from tribune_env import Game
-from tribune_env.data import (GLADIATORS, LEGATES, NUM_VALUES, PATRICIANS, PLEBEIANS, SENATORS,
+from tribune_env.data import (GLADIATORS, LEGATES, PATRICIANS, PLEBEIANS, SENATORS,
                               VESTALS, VictoryCard)
 from tribune_env.state import ETERNAL, LAURELS, M, MARKERS, MONEY, SCROLL, TILE, TRIBUNE
 from tribune_env.tasks import Task
@@ -13,38 +14,6 @@ LONG = "alea-iacta-est-long"        # hard to meet by accident: keeps staged gam
 
 
 # ------------------------------------------------------------------ helpers
-def step(g, *labels):
-    for label in labels:
-        g.step_label(label)
-
-
-def legal(g):
-    return {g.A.labels[a] for a in g.legal_actions()}
-
-
-def waiting(g):
-    kind, p = g.decision()[:2]
-    return kind, p
-
-
-def to_curia(g, k, *codes):
-    for code in codes:
-        g.curia[k, _pull(g, code)] += 1
-
-
-def to_catacombs(g, *codes):
-    for code in codes:
-        g.catacombs[_pull(g, code)] += 1
-
-
-def hand_of(g, p):
-    return sorted(g.card_name(c) for c in np.repeat(np.arange(len(g.hand[p])), g.hand[p]))
-
-
-def set_values(g, f):
-    return sorted(np.repeat(np.arange(NUM_VALUES), g.sets[f]).tolist())
-
-
 def slot_view(g, observer, region, index=0):
     """(faction one-hot, value) of a board slot as `observer` sees it."""
     slots = g.observe(observer)[g.obs_layout.slices["slots"]].reshape(g.board.num_slots, -1)

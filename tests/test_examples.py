@@ -3,50 +3,15 @@
 Cards come from the deck of clarifications §2; names follow the examples (John, Michelle,
 Mike, Zoe are seats 0-2 as noted in each test).
 """
-import numpy as np
 
-from tests.scenario import C, display, done, fresh, give, money, occupy, place_card, run, _pull
-from tribune_env.data import GLADIATORS, LEGATES, NUM_VALUES, SENATORS, VESTALS
+from tests.scenario import (C, display, done, fresh, give, hand_of, legal, money, occupy,
+                            place_card, run, set_values, step, to_catacombs, to_curia, waiting)
+from tribune_env.data import GLADIATORS, LEGATES, SENATORS, VESTALS
 from tribune_env.state import ETERNAL, LAURELS, M, MARKERS, SCROLL, TILE, TRIBUNE
 from tribune_env.tasks import Task
 
 
 # ------------------------------------------------------------------ helpers
-def step(g, *labels):
-    for label in labels:
-        g.step_label(label)
-
-
-def legal(g):
-    return {g.A.labels[a] for a in g.legal_actions()}
-
-
-def waiting(g):
-    """(decision kind, player) waiting."""
-    kind, p = g.decision()[:2]
-    return kind, p
-
-
-def to_curia(g, k, *codes):
-    for code in codes:
-        g.curia[k, _pull(g, code)] += 1
-
-
-def to_catacombs(g, *codes):
-    for code in codes:
-        g.catacombs[_pull(g, code)] += 1
-
-
-def hand_of(g, p):
-    """Hand as a sorted list of card names."""
-    return sorted(g.card_name(c) for c in np.repeat(np.arange(len(g.hand[p])), g.hand[p]))
-
-
-def set_values(g, f):
-    """Displayed set of faction f as a sorted list of values."""
-    return sorted(np.repeat(np.arange(NUM_VALUES), g.sets[f]).tolist())
-
-
 def pantheon_seen_faction(g, observer):
     """Faction one-hot of the Pantheon card in `observer`'s observation (all zero if unseen)."""
     slots = g.observe(observer)[g.obs_layout.slices["slots"]].reshape(g.board.num_slots, -1)

@@ -452,3 +452,40 @@ def test_setup_follows_the_rulebook():
                 g.step(random_action(g, rng))
             assert (g.hand[:n].sum(axis=1) == 4).all()
             assert g.discard_hidden.sum() == 0 and g.discard_public.sum() == 0
+
+
+def _bulk_games(n: int, count: int, round_limit: int | None, first_seed: int):
+    """Play `count` random games; cheap checks every step, full accounting every 64 steps and at the end."""
+    ended = {"terminated": 0, "truncated": 0}
+    for seed in range(first_seed, first_seed + count):
+        g = Game(n, seed=seed, round_limit=round_limit, log=False)
+        rng = np.random.default_rng(seed)
+        steps = 0
+        while not g.is_over:
+            mask = g.legal_mask()
+            assert mask.any(), f"seed {seed}: empty mask for player_{g.current_player}"
+            legal = np.flatnonzero(mask)
+            g.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+            assert g.res.min() >= 0, f"seed {seed}: a negative money, laurel or legion count"
+            if steps % 64 == 0:
+                assert (card_counts(g) == g.deck_counts).all(), f"seed {seed}: cards lost at step {steps}"
+        assert not g.legal_mask().any()
+        assert (card_counts(g) == g.deck_counts).all(), f"seed {seed}: cards lost"
+        assert ((g.markers == 0) | (g.markers == 1)).all()
+        assert (g.res[:, MARKERS] == g.markers.sum(axis=1)).all()
+        assert set(np.unique(g.res[:, TILE]).tolist()) <= {0, 1, 2}
+        assert g.round <= g.round_limit
+        if g.terminated:
+            assert g.winners() and all(g.declared[p] >= 0 for p in g.winners())
+        ended["terminated" if g.terminated else "truncated"] += 1
+    return ended
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_thousands_of_games_keep_invariants(n):
+    """2,200 games in all: 500 short (6-round limit) and 50 full-length games per player count."""
+    short = _bulk_games(n, 500, round_limit=6, first_seed=10_000)
+    full = _bulk_games(n, 50, round_limit=None, first_seed=20_000)
+    assert short["truncated"] > 0 and full["terminated"] > 0
+    assert sum(short.values()) + sum(full.values()) == 550

@@ -17,16 +17,36 @@ from .state import M, MONEY
 from .tasks import Task
 
 
+ATTEMPTS = 20
+
+
 def determinize(game, player: int, rng: np.random.Generator | None = None):
-    """A clone of `game` with everything hidden from `player` re-dealt by `rng`."""
-    g = game.clone()
+    """A clone of `game` with everything hidden from `player` re-dealt by `rng`.
+
+    A decision waiting under ``auto_forced`` tells everyone its player has a real choice,
+    so a sample leaving that player a single legal action is drawn again; after
+    ``ATTEMPTS`` tries the acting player's own hand is kept as it is (always consistent).
+    """
     if rng is None:       # derived from the game's generator, which is left untouched
         rng = np.random.default_rng(game.rng.view(np.uint32).tolist())
+    decision = game.decision()
+    actor = None if decision is None else decision[1]
+    for attempt in range(ATTEMPTS + 1):
+        keep = {player} if attempt < ATTEMPTS else {player, actor}
+        g = _sample(game, player, keep, rng)
+        if actor is None or actor == player or not game.auto_forced or g._mask.sum() >= 2:
+            return g
+    return g
+
+
+def _sample(game, player, keep, rng):
+    """One re-deal of everything hidden from `player`, keeping the hands of `keep`."""
+    g = game.clone()
     g.rng[:] = seed_words(rng.integers(2**63))  # the sampled world's future differs too
     pool = np.zeros(NUM_CARD_TYPES, dtype=np.int64)
-    others = [q for q in range(g.n) if q != player]
+    others = [q for q in range(g.n) if q not in keep]
     decision = g.decision()
-    if decision is not None and decision[1] != player:
+    if decision is not None and decision[1] not in keep:
         g.build[:] = 0                          # someone else's unfinished set is unknown
     for q in others:
         pool += g.hand[q]
@@ -77,7 +97,7 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
     for q in others:                            # sealed bids not yet revealed
         if g.committed[q] and decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
             g.bids[q] = rng.integers(min(int(g.res[q, MONEY]), g.data.max_bid) + 1)
-    dispatch.step(g._buffer, g._params, g._events, g._mask, dispatch.MASK)   # the same decision waits
+    dispatch.legal_mask(g._buffer, g._params, g._mask)   # the same decision waits
     return g
 
 

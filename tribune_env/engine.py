@@ -27,6 +27,9 @@ from .state import M, MONEY, STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED
 from .tasks import Task
 
 
+_STATUS, _N_TASKS = M["status"], M["n_tasks"]
+
+
 class Game:
     """One game of Tribune for 2-5 players.
 
@@ -109,6 +112,7 @@ class Game:
         self._params = params(self, log)
         self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
         self._mask = np.zeros(self.A.size, dtype=np.int8)
+        self._size = self.A.size
         self.log = [] if log else None
         self._bind(state)
 
@@ -171,7 +175,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.meta[M["status"]] != STATUS_RUNNING
+        return self.meta[_STATUS] != STATUS_RUNNING
 
     @property
     def round(self) -> int:
@@ -191,9 +195,10 @@ class Game:
     @property
     def current_player(self):
         """The player to act, or None once the game is over."""
-        if self.meta[M["status"]] != STATUS_RUNNING:
+        meta = self.meta
+        if meta[_STATUS] != STATUS_RUNNING:
             return None
-        return int(self.tasks[self.meta[M["n_tasks"]] - 1, 1])
+        return int(self.tasks[meta[_N_TASKS] - 1, 1])
 
     def legal_mask(self) -> np.ndarray:
         """int8 mask over the action space for the player to act (all zero once over).
@@ -232,7 +237,7 @@ class Game:
     # ----------------------------------------------------------------- acting
     def step(self, action) -> None:
         """Apply the acting player's action; raise IllegalActionError and change nothing if illegal."""
-        if type(action) is not int or not 0 <= action < self.A.size or not self._mask[action]:
+        if type(action) is not int or not 0 <= action < self._size or not self._mask[action]:
             action = self._check_action(action)
         if self.log is None:
             dispatch.step(self._buffer, self._params, self._events, self._mask, action)

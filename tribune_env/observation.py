@@ -13,7 +13,7 @@ import numpy as np
 
 from .data import MAX_PLAYERS as P, NUM_CARD_TYPES as C, NUM_FACTIONS as F, NUM_VALUES as V, OBJECTIVES
 from .core.observe import SLOT_FEATURES, Seg
-from .tasks import DECISIONS, Task
+from .tasks import DECISIONS
 
 PHASES = 7          # 0 = setup, 1-6 the phases of a round
 

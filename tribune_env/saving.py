@@ -180,7 +180,6 @@ def card_counts(g) -> np.ndarray:
 
 def check_consistency(g):
     """Raise StateFormatError if the arrays, each in range, still cannot be a game in progress."""
-    n = g.n
     if (g.res[:, 5] != g.markers.sum(axis=1)).any():
         raise StateFormatError("marker counts disagree with the faction markers held")
     for f in range(7):
@@ -205,6 +204,6 @@ def check_consistency(g):
         raise StateFormatError("the set under construction holds cards its builder lacks")
     if (g.meta[M["challenger"]] >= 0) != bool(g.challenger.any()):
         raise StateFormatError("a challenger's set and its player must come together")
-    dispatch.step(g._buffer, g._params, g._events, g._mask, dispatch.MASK)
+    dispatch.legal_mask(g._buffer, g._params, g._mask)
     if not g._mask.any():
         raise StateFormatError("the decision waiting has no legal action")

@@ -74,7 +74,7 @@ class Layout:
             offset += size
         self.size = offset
         self.initial = np.empty(offset, dtype=np.int32)
-        for name, (shape, fill) in spec.items():
+        for name, (_, fill) in spec.items():
             start, size, _ = self.offsets[name]
             self.initial[start: start + size] = fill
 

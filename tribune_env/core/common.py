@@ -119,6 +119,13 @@ def discard(s, code, public):
 
 
 @njit(inline="always", **JIT)
+def discard_from_hand(s, p, code):
+    """A card leaves a hand for the discard pile, face up (Curia, sacrifice, Tigellinus)."""
+    s.hand[p, code] -= 1
+    s.discard_public[code] += 1
+
+
+@njit(inline="always", **JIT)
 def discard_all(s, counts, public):
     if public:
         s.discard_public[:] += counts

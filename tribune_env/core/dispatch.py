@@ -218,7 +218,7 @@ def advance(s, k, ev, m):
     m[:] = 0
 
 
-RUN, MASK = -1, -2
+RUN = -1
 
 
 @njit(**JIT)
@@ -226,17 +226,19 @@ def step(buf, k, ev, m, action):
     """Apply `action` (already checked against m) and run on to the next decision.
 
     With RUN (-1) nothing is applied: the engine just runs from the current task stack
-    (after setup, loading or a hand edit) to the next decision. With MASK (-2) it only
-    recomputes the mask of the decision waiting. This is the engine's one entry point, so
-    the rules are compiled once.
+    (after setup, loading or a hand edit) to the next decision. This is the engine's one
+    entry point for play, so the rules are compiled once.
     """
     s = views(buf, k)
-    if action == MASK:
-        mask_of_top(s, k, m)
-        return
     if action >= 0:
         apply_top(s, k, ev, action)
     advance(s, k, ev, m)
+
+
+@njit(**JIT)
+def legal_mask(buf, k, m):
+    """Recompute m for the decision waiting, without running anything (copies, samples)."""
+    mask_of_top(views(buf, k), k, m)
 
 
 @njit(**JIT)

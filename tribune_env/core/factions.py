@@ -7,8 +7,8 @@ from ..data import (GLADIATORS, LEGATES, NUM_FACTIONS, NUM_VALUES, PATRICIANS, P
 from ..kernel import JIT, K
 from ..state import ETERNAL, LAURELS, LEGIONS, MONEY, NO_TILE, SCROLL, TILE, TRIBUNE, Meta
 from ..tasks import Task
-from .common import (discard, discard_set, gain_eternal_favor, gain_marker, lose_control_of_vestals,
-                     push, say, value_sum)
+from .common import (discard, discard_from_hand, discard_set, gain_eternal_favor, gain_marker,
+                     lose_control_of_vestals, push, say, value_sum)
 from .events import Ev
 
 V = NUM_VALUES
@@ -164,9 +164,7 @@ def leader(s, k, ev, p, f):
 def tigellinus(s, k, action, p):
     """Gaius Tigellinus: discard a card for a legion."""
     if action != k[K.A_DECLINE]:
-        code = action - k[K.A_DISCARD]
-        s.hand[p, code] -= 1
-        discard(s, code, True)
+        discard_from_hand(s, p, action - k[K.A_DISCARD])
         s.res[p, LEGIONS] += 1
 
 

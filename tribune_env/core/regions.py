@@ -5,7 +5,7 @@ from ..data import NUM_CARD_TYPES, NUM_VALUES
 from ..kernel import JIT, K
 from ..state import ETERNAL, LAURELS, MONEY, Meta
 from ..tasks import Task
-from .common import discard, discard_all, gain_eternal_favor, push, say, value_sum
+from .common import discard, discard_all, discard_from_hand, gain_eternal_favor, push, say, value_sum
 from .events import Ev
 
 THERMAE_REGION, FORUM_REGION = 0, 1
@@ -127,9 +127,7 @@ def mask_any_discard(s, k, m, p):
 def curia_choice(s, k, ev, action, p, stack):
     """Discard one hand card to take the whole stack, or decline and let it be discarded."""
     if action != k[K.A_DECLINE]:
-        code = action - k[K.A_DISCARD]
-        s.hand[p, code] -= 1
-        discard(s, code, True)
+        discard_from_hand(s, p, action - k[K.A_DISCARD])
         s.hand[p] += s.curia[stack]
         say(k, ev, Ev.CURIA, p, stack, s.curia[stack].sum())
     else:
@@ -252,9 +250,7 @@ def mask_sacrifice(s, k, m, p):
 def sacrifice(s, k, action, p):
     """Discard a card of the revealed faction; the favor comes once all have chosen."""
     if action != k[K.A_DECLINE]:
-        code = action - k[K.A_DISCARD]
-        s.hand[p, code] -= 1
-        discard(s, code, True)
+        discard_from_hand(s, p, action - k[K.A_DISCARD])
         s.committed[p] = 1
 
 
