@@ -22,7 +22,6 @@ class ObservationLayout:
     """Named segments and their offsets, derived from the board size."""
 
     def __init__(self, board, data):
-        self.board = board
         ctx = max(data.curia_stacks, len(data.catacomb_prices), data.field_of_mars_spaces)
         shapes = {
             "hand": (C,), "money": (P,), "laurels": (P,), "legions": (P,), "tile": (P,),
