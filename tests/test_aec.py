@@ -1,0 +1,116 @@
+"""The PettingZoo AEC environment: conformance, masks, rewards and endings for 2-5 players."""
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+import tribune_env
+from tribune_env import ConfigError, IllegalActionError
+from tribune_env.rewards import final_rewards
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_pettingzoo_api_and_seed_tests(n):
+    api_test(tribune_env.env(num_players=n), num_cycles=400)
+    seed_test(lambda: tribune_env.env(num_players=n), num_cycles=400)
+
+
+def test_pettingzoo_render_test():
+    render_test(lambda render_mode=None: tribune_env.env(num_players=3, render_mode=render_mode))
+    e = tribune_env.env(num_players=2, render_mode="ansi")
+    e.reset(seed=1)
+    assert "player_0" in e.render() and "To act:" in e.render()
+
+
+def play_out(e, seed):
+    """Random legal play to the end; return each agent's reward as last() reports it when done."""
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    final = {}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            final[agent] = reward
+            e.step(None)
+            continue
+        assert np.array_equal(obs["action_mask"], info["action_mask"])
+        assert np.array_equal(obs["action_mask"], e.unwrapped.action_mask(agent))
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) > 0
+        e.step(int(rng.choice(legal)))
+    return final
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_every_agent_receives_its_win_reward(n):
+    e = tribune_env.env(num_players=n)
+    final = play_out(e, seed=n)
+    game = e.unwrapped.game
+    assert sorted(final) == sorted(e.possible_agents)          # losers included
+    assert game.terminated
+    (winner,) = game.winners()
+    expected = {f"player_{p}": 1.0 if p == winner else -1.0 / (n - 1) for p in range(n)}
+    assert final == pytest.approx(expected)
+
+
+def test_round_limit_truncates_with_score_rewards():
+    e = tribune_env.env(num_players=4, round_limit=2, reward="win")
+    final = play_out(e, seed=3)
+    game = e.unwrapped.game
+    assert game.truncated and all(e.unwrapped.truncations.values())
+    assert not any(e.unwrapped.terminations.values())
+    points = game.scores().astype(float)
+    spread = max(1.0, points.max() - points.min())
+    assert final == pytest.approx({f"player_{p}": (points[p] - points.mean()) / spread for p in range(4)})
+
+
+def test_rank_and_score_schemes_on_known_outcomes():
+    g = tribune_env.Game(4, seed=0, log=False)
+    rng = np.random.default_rng(0)
+    while not g.is_over:
+        g.step(int(rng.choice(g.legal_actions())))
+    assert g.terminated
+    points = g.scores()
+    (winner,) = g.winners()
+    rank = final_rewards(g, "rank")
+    assert rank[winner] == 1.0 and rank.sum() == pytest.approx(0.0)
+    others = [p for p in range(4) if p != winner]
+    assert [rank[p] for p in sorted(others, key=lambda p: -points[p])] == sorted(rank[others], reverse=True)
+    score = final_rewards(g, "score")
+    assert score.sum() == pytest.approx(0.0)
+    assert np.argmax(score) == np.argmax(points)
+    assert set(np.round(np.diff(np.sort(rank)), 6)) <= {0.0, round(2 / 3, 6)}
+
+
+def test_observation_and_state_follow_the_engine():
+    e = tribune_env.raw_env(num_players=3)
+    e.reset(seed=7)
+    agent = e.agent_selection
+    seat = e.possible_agents.index(agent)
+    assert np.array_equal(e.observe(agent)["observation"], e.game.observe(seat))
+    other = next(a for a in e.possible_agents if a != agent)
+    assert not e.action_mask(other).any()                      # only the agent to act has actions
+    state = e.state()
+    size = e.game.obs_layout.size
+    assert state.shape == (5 * size,)
+    for p in range(3):
+        assert np.array_equal(state[p * size:(p + 1) * size], e.game.observe(p))
+    assert not state[3 * size:].any()
+
+
+@pytest.mark.parametrize("config, words", [
+    ({"num_players": 6}, "num_players"), ({"reward": "money"}, "reward"),
+    ({"render_mode": "rgb_array"}, "render_mode"), ({"victory_card": "veni"}, "victory card"),
+    ({"round_limit": 0}, "round_limit")])
+def test_bad_configuration_raises(config, words):
+    with pytest.raises(ConfigError, match=words):
+        tribune_env.env(**config)
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    e = tribune_env.raw_env(num_players=2)
+    e.reset(seed=1)
+    illegal = int(np.flatnonzero(e.action_mask(e.agent_selection) == 0)[0])
+    before = e.game.to_json()
+    with pytest.raises(IllegalActionError):
+        e.step(illegal)
+    assert e.game.to_json() == before

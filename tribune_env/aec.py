@@ -1,0 +1,135 @@
+"""Tribune as a PettingZoo AEC environment (agents ``player_0`` ... ``player_{n-1}``).
+
+Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``; the
+mask is also in ``infos[agent]["action_mask"]`` and from ``action_mask(agent)``. Turns
+follow the game, not a fixed rotation: ``agent_selection`` is whoever must decide now.
+Every agent receives its final reward (see :mod:`tribune_env.rewards`); a game that
+reaches the round limit ends in ``truncations`` with the ``score`` rewards.
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .data import DEFAULT_DATA, MAX_PLAYERS
+from .engine import Game
+from .errors import ConfigError
+from .rewards import check_scheme, final_rewards
+
+
+def env(**config):
+    """The AEC environment with PettingZoo's standard checks (action bounds, call order)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**config)))
+
+
+class raw_env(AECEnv):
+    """Unwrapped AEC environment.
+
+    Parameters: ``num_players`` (2-5), ``victory_card`` (id or VictoryCard; None draws one),
+    ``point_variant``, ``round_limit``, ``reward`` (``win``, ``rank`` or ``score``),
+    ``auto_forced`` (resolve single-action decisions), ``render_mode`` (``ansi``, ``human``),
+    ``data`` (GameData).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "tribune_v0", "is_parallelizable": False}
+
+    def __init__(self, num_players: int = 4, victory_card=None, point_variant: bool = False,
+                 round_limit: int | None = None, reward: str = "win", auto_forced: bool = True,
+                 render_mode: str | None = None, data=DEFAULT_DATA):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                              f"got {render_mode!r}")
+        self.reward_scheme = check_scheme(reward)
+        self.render_mode = render_mode
+        self._config = dict(num_players=num_players, victory_card=victory_card,
+                            point_variant=point_variant, round_limit=round_limit,
+                            auto_forced=auto_forced, data=data, log=False)
+        self.game = Game(seed=0, **self._config)          # checks the configuration now
+        self.possible_agents = [f"player_{i}" for i in range(self.game.n)]
+        size, actions = self.game.obs_layout.size, self.game.A.size
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(-np.inf, np.inf, (MAX_PLAYERS * size,), np.float32)
+        self._seeds = np.random.default_rng()
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        """A new game: from `seed` if given, else from the environment's own seeded sequence."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        self.game = Game(seed=int(self._seeds.integers(2**63)), **self._config)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._update_selection()
+
+    def _seat(self, agent) -> int:
+        return self.possible_agents.index(agent)
+
+    def action_mask(self, agent) -> np.ndarray:
+        """The legal actions of `agent` now (all zero unless it is the agent to act)."""
+        if self.game.is_over or agent != self.agent_selection:
+            return np.zeros(self.game.A.size, dtype=np.int8)
+        return self.game.legal_mask().copy()
+
+    def observe(self, agent):
+        return {"observation": self.game.observe(self._seat(agent)), "action_mask": self.action_mask(agent)}
+
+    def state(self) -> np.ndarray:
+        """Every seat's observation, seat 0 first, padded to 5 seats: for centralised critics."""
+        out = np.zeros(self.state_space.shape, dtype=np.float32)
+        size = self.game.obs_layout.size
+        for p in range(self.game.n):
+            self.game.observe(p, out[p * size:(p + 1) * size])
+        return out
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.game.step(int(action))                # an illegal action raises, changing nothing
+        self._cumulative_rewards[agent] = 0.0
+        if self.game.is_over:
+            rewards = final_rewards(self.game, self.reward_scheme)
+            ended = self.truncations if self.game.truncated else self.terminations
+            for a in self.agents:
+                self.rewards[a] = float(rewards[self._seat(a)])
+                ended[a] = True
+        self._update_selection()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _update_selection(self):
+        player = self.game.current_player
+        if player is not None:
+            self.agent_selection = self.possible_agents[player]
+        for a in self.agents:
+            self.infos[a] = {"action_mask": self.action_mask(a)}
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = self.game.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass

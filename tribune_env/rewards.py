@@ -1,0 +1,44 @@
+"""Final rewards of a finished game, by scheme; every scheme sums to zero over the seats.
+
+- ``win``: each winner +1/w and each other player -1/(n-w), with w winners (w is 1 except
+  for a shared win in the point-value variant): the winner +1, the others -1/(n-1).
+- ``rank``: players ordered by (won, final score); +1 for the best, -1 for the worst,
+  evenly spaced between; tied players share the mean of their places.
+- ``score``: final points less their mean, divided by the spread of points (at least 1).
+
+A truncated game has no winner: it is rewarded with ``score`` whatever the scheme.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import ConfigError
+
+SCHEMES = ("win", "rank", "score")
+
+
+def check_scheme(scheme: str) -> str:
+    if scheme not in SCHEMES:
+        raise ConfigError(f"unknown reward scheme {scheme!r}; choose one of {SCHEMES}")
+    return scheme
+
+
+def final_rewards(game, scheme: str) -> np.ndarray:
+    """One float per seat for a game that is over."""
+    n = game.n
+    points = game.scores().astype(np.float64)
+    if game.truncated or scheme == "score":
+        return (points - points.mean()) / max(1.0, points.max() - points.min())
+    won = np.zeros(n, dtype=bool)
+    won[game.winners()] = True
+    if scheme == "win":
+        w = int(won.sum())
+        return np.where(won, 1.0 / w, -1.0 / (n - w)) if w < n else np.zeros(n)
+    key = won * (points.max() + 1) + points           # a winner outranks any score
+    places = np.linspace(1.0, -1.0, n)
+    order = np.argsort(-key, kind="stable")
+    rewards = np.empty(n)
+    for value in np.unique(key):
+        tied = [i for i, p in enumerate(order) if key[p] == value]
+        rewards[order[tied]] = places[tied].mean()
+    return rewards
