@@ -21,3 +21,13 @@ def test_readme_sizes_match_the_code():
     readme = (ROOT / "README.md").read_text()
     assert f"{g.A.size} actions" in readme
     assert f"{g.obs_layout.size} float32" in readme
+
+
+def test_readme_examples_run(capsys):
+    """Every Python example of the README runs as written."""
+    import re
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert len(blocks) >= 2
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"README.md example {i + 1}", "exec"), {})
+    assert "Game over:" in capsys.readouterr().out
