@@ -17,12 +17,9 @@ from numba.extending import intrinsic
 
 from .data import NUM_FACTIONS, NUM_VALUES, OBJECTIVES
 from .jit import JIT
+from .state import fields
 
-STATE_FIELDS = ("meta", "tasks", "hand", "draw", "discard_public", "discard_hidden", "sets",
-                "controller", "first_laurel", "markers", "res", "followers", "coin_bowl",
-                "space_owner", "field_owner", "slot_card", "slot_up", "curia", "catacombs",
-                "pantheon_seen", "catacombs_seen", "bids", "committed", "mars_pairs", "build",
-                "challenger", "declared", "winner", "rng")
+STATE_FIELDS = tuple(fields(1, 1, 1, 1, 1))    # buffer order, defined once in state.py
 S = namedtuple("S", STATE_FIELDS)
 
 
@@ -117,7 +114,7 @@ class K(IntEnum):
     CATACOMB_PRICES = 90  # 8 entries, -1 past the last
     PLACE_SPACE = 100     # 32 entries: follower space of each region placement, -1 = pooled
     PLACE_REGION = 132    # 32 entries: region of each placement action (0-7)
-    OFFSETS = 170         # start of each state field in the buffer, in STATE_FIELDS order
+    OFFSETS = 170         # start of each state field in the buffer (STATE_FIELDS order), then its end
     SIZE = 200
 
 
@@ -181,6 +178,7 @@ def params(game, log: bool) -> np.ndarray:
         k[K.PLACE_REGION + i] = names.index(region)
     for i, name in enumerate(STATE_FIELDS):
         k[K.OFFSETS + i] = game._layout.offsets[name][0]
+    k[K.OFFSETS + len(STATE_FIELDS)] = game._layout.size
     return k
 
 
@@ -213,27 +211,19 @@ def _field(buf, k, i, size):
 
 @njit(**JIT)
 def views(buf, k):
-    """The state buffer as named arrays (shapes follow the parameters)."""
-    o = k[K.OFFSETS:K.OFFSETS + len(STATE_FIELDS)]
-    P, C, F, V = 5, NUM_FACTIONS * NUM_VALUES, NUM_FACTIONS, NUM_VALUES
-    spaces, slots = k[K.SP_END], k[K.SL_END]
-    curia = k[K.SP_ATRIUM] - k[K.SP_CURIA]
-    mars = spaces - k[K.SP_MARS]
+    """The state buffer as named arrays; sizes come from the offsets, so only state.py defines them."""
+    o = k[K.OFFSETS:K.OFFSETS + len(STATE_FIELDS) + 1]
+    P, C, F = 5, NUM_FACTIONS * NUM_VALUES, NUM_FACTIONS
 
-    def size(i):
-        return o[i + 1] - o[i]
+    def field(i):
+        return _field(buf, k, i, o[i + 1] - o[i])
 
-    return S(_field(buf, k, 0, size(0)), _field(buf, k, 1, size(1)).reshape((-1, 4)),
-             _field(buf, k, 2, P * C).reshape((P, C)), _field(buf, k, 3, size(3)),
-             _field(buf, k, 4, C), _field(buf, k, 5, C), _field(buf, k, 6, F * V).reshape((F, V)),
-             _field(buf, k, 7, F), _field(buf, k, 8, F), _field(buf, k, 9, P * F).reshape((P, F)),
-             _field(buf, k, 10, size(10)).reshape((P, -1)), _field(buf, k, 11, P), _field(buf, k, 12, P),
-             _field(buf, k, 13, spaces), _field(buf, k, 14, F * 2).reshape((F, 2)),
-             _field(buf, k, 15, slots), _field(buf, k, 16, slots),
-             _field(buf, k, 17, curia * C).reshape((curia, C)), _field(buf, k, 18, C),
-             _field(buf, k, 19, P), _field(buf, k, 20, P * C).reshape((P, C)), _field(buf, k, 21, P), _field(buf, k, 22, P),
-             _field(buf, k, 23, mars * C).reshape((mars, C)), _field(buf, k, 24, C), _field(buf, k, 25, V),
-             _field(buf, k, 26, P), _field(buf, k, 27, P), _field(buf, k, 28, 4))
+    return S(field(0), field(1).reshape((-1, 4)), field(2).reshape((P, -1)), field(3), field(4),
+             field(5), field(6).reshape((F, -1)), field(7), field(8), field(9).reshape((P, -1)),
+             field(10).reshape((P, -1)), field(11), field(12), field(13), field(14).reshape((F, -1)),
+             field(15), field(16), field(17).reshape((-1, C)), field(18), field(19),
+             field(20).reshape((P, -1)), field(21), field(22), field(23).reshape((-1, C)), field(24),
+             field(25), field(26), field(27), field(28))
 
 
 # ---------------------------------------------------------------- xoshiro128**
