@@ -56,6 +56,8 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self.state_space = spaces.Box(-np.inf, np.inf, (MAX_PLAYERS * size,), np.float32)
+        self._no_actions = np.zeros(actions, dtype=np.int8)
+        self._no_actions.flags.writeable = False       # shared by every agent not to act
         self._seeds = np.random.default_rng()
 
     def observation_space(self, agent):
@@ -81,9 +83,9 @@ class raw_env(AECEnv):
         return self.possible_agents.index(agent)
 
     def action_mask(self, agent) -> np.ndarray:
-        """The legal actions of `agent` now (all zero unless it is the agent to act)."""
+        """The legal actions of `agent` now (a shared read-only zero mask unless it is to act)."""
         if self.game.is_over or agent != self.agent_selection:
-            return np.zeros(self.game.A.size, dtype=np.int8)
+            return self._no_actions
         return self.game.legal_mask().copy()
 
     def observe(self, agent):
