@@ -1,7 +1,16 @@
 """tribune_env: the board game Tribune: Primus Inter Pares as a reinforcement-learning environment."""
+from gymnasium.envs.registration import register, registry
+
 from .actions import ActionSpace, card_name
+from .batch import VectorGames
 from .data import DEFAULT_DATA, FACTIONS, LEADERS, VICTORY_CARDS, GameData, VictoryCard
 from .engine import Game
+from .errors import ConfigError, IllegalActionError, StateFormatError, TribuneError
+from .policy import PlayerView
+from .single import SingleAgentEnv
+
+if "Tribune-v0" not in registry:
+    register(id="Tribune-v0", entry_point="tribune_env.single:SingleAgentEnv")
 
 
 def env(**config):
@@ -11,12 +20,16 @@ def env(**config):
 
 
 def __getattr__(name):
-    if name == "raw_env":                   # PettingZoo is needed only by the adapters
+    if name == "raw_env":                   # imported on demand: PettingZoo
         from .aec import raw_env
         return raw_env
+    if name == "VectorEnv":                 # imported on demand: stable-baselines3 and torch, if present
+        from .vector import VectorEnv
+        return VectorEnv
     raise AttributeError(f"module 'tribune_env' has no attribute {name!r}")
-from .errors import ConfigError, IllegalActionError, StateFormatError, TribuneError
+
 
 __all__ = ["ActionSpace", "ConfigError", "DEFAULT_DATA", "FACTIONS", "Game", "GameData",
-           "IllegalActionError", "LEADERS", "StateFormatError", "TribuneError", "VICTORY_CARDS",
-           "VictoryCard", "card_name", "env", "raw_env"]
+           "IllegalActionError", "LEADERS", "PlayerView", "SingleAgentEnv", "StateFormatError",
+           "TribuneError", "VICTORY_CARDS", "VectorEnv", "VectorGames", "VictoryCard", "card_name", "env",
+           "raw_env"]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .data import DEFAULT_DATA, MAX_PLAYERS
 from .engine import Game
@@ -20,8 +21,34 @@ from .rewards import check_scheme, final_rewards
 
 
 def env(**config):
-    """The AEC environment with PettingZoo's standard checks (action bounds, call order)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**config)))
+    """The AEC environment wrapped in PettingZoo's call-order checks.
+
+    PettingZoo's action-bounds wrapper is left out: the environment itself rejects any
+    action that is not legal now, out of bounds or not, with an IllegalActionError.
+    """
+    return _OrderEnforcing(raw_env(**config))
+
+
+class _OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper, with ``last`` and ``step`` reaching the environment directly.
+
+    The inherited methods read their attributes through the wrapper's ``__getattr__``,
+    which together cost more than a decision of the engine. The checks are the same.
+    """
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not self.env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self.env.step(action)
 
 
 class raw_env(AECEnv):
@@ -51,11 +78,11 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.game.n)]
         size, actions = self.game.obs_layout.size, self.game.A.size
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "observation": self.game.obs_layout.space(),
             "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
-        self.state_space = spaces.Box(-np.inf, np.inf, (MAX_PLAYERS * size,), np.float32)
+        self.state_space = spaces.Box(0.0, np.inf, (MAX_PLAYERS * size,), np.float32)
         self._no_actions = np.zeros(actions, dtype=np.int8)
         self._no_actions.flags.writeable = False       # shared by every agent not to act
         self._seeds = np.random.default_rng()
@@ -76,17 +103,20 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self._update_selection()
+        self.infos = {a: {"action_mask": self._no_actions} for a in self.agents}
+        self._update_selection(None)
 
     def _seat(self, agent) -> int:
         return self.possible_agents.index(agent)
 
     def action_mask(self, agent) -> np.ndarray:
-        """The legal actions of `agent` now (a shared read-only zero mask unless it is to act)."""
-        if self.game.is_over or agent != self.agent_selection:
+        """The legal actions of `agent` now (a shared read-only zero mask unless it is to act).
+
+        The acting agent's mask is copied once per step and shared by its observation and info.
+        """
+        if agent != self.agent_selection or self.game.is_over:
             return self._no_actions
-        return self.game.legal_mask().copy()
+        return self._mask
 
     def observe(self, agent):
         return {"observation": self.game.observe(self._seat(agent)), "action_mask": self.action_mask(agent)}
@@ -104,25 +134,29 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.step(int(action))                # an illegal action raises, changing nothing
+        self.game.step(action)                     # an illegal action raises, changing nothing
         self._cumulative_rewards[agent] = 0.0
-        if self.game.is_over:
+        self._update_selection(agent)
+        if self.game.is_over:                      # rewards are all zero until the end
             rewards = final_rewards(self.game, self.reward_scheme)
             ended = self.truncations if self.game.truncated else self.terminations
             for a in self.agents:
                 self.rewards[a] = float(rewards[self._seat(a)])
                 ended[a] = True
-        self._update_selection()
-        self._accumulate_rewards()
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _update_selection(self):
+    def _update_selection(self, previous):
+        """Select the agent to act and refresh the masks in the infos of `previous` and it."""
         player = self.game.current_player
-        if player is not None:
-            self.agent_selection = self.possible_agents[player]
-        for a in self.agents:
-            self.infos[a] = {"action_mask": self.action_mask(a)}
+        if previous is not None:
+            self.infos[previous] = {"action_mask": self._no_actions}
+        if player is None:
+            return
+        self.agent_selection = self.possible_agents[player]
+        self._mask = self.game.legal_mask().copy()
+        self.infos[self.agent_selection] = {"action_mask": self._mask}
 
     def render(self):
         if self.render_mode is None:

@@ -27,9 +27,13 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quiet", action="store_true", help="print only the final table")
     args = parser.parse_args(argv)
+    show(args.players, args.seed, args.quiet)
+
+
+def show(players: int, seed: int, quiet: bool) -> None:
     print("Loading the engine (the first run on a machine compiles it: a few minutes)...", flush=True)
-    game = play(args.players, args.seed)
-    if not args.quiet:
+    game = play(players, seed)
+    if not quiet:
         print("\n".join(game.log))
     print()
     print(game.render())

@@ -152,6 +152,16 @@ class Game:
         for name, array in state.arrays.items():
             setattr(self, name, array)
 
+    def _share(self, buffer: np.ndarray, mask: np.ndarray, params: np.ndarray):
+        """Move this game's state, mask and parameters into the given arrays and keep them there.
+
+        A batch of games lives in the rows of 2-D arrays (:mod:`tribune_env.batch`) so that
+        compiled loops step them all at once; ``_share(copies)`` gives a game its own again.
+        """
+        buffer[:], mask[:], params[:] = self._buffer, self._mask, self._params
+        self._mask, self._params = mask, params
+        self._bind(State(self._layout, buffer))
+
     def _run(self, fn, *args):
         """Call a compiled entry point on this game, then put its events into the log."""
         fn(self._buffer, self._params, self._events, self._mask, *args)

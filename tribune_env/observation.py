@@ -52,6 +52,11 @@ class ObservationLayout:
         assert [name for name, _, _ in self.segments] == [seg.name for seg in Seg], "Seg order"
         self.offsets = np.array([self.slices[seg.name].start for seg in Seg], dtype=np.int64)
 
+    def space(self):
+        """The Gymnasium space of one observation (every value is a count or a flag, so >= 0)."""
+        from gymnasium import spaces
+        return spaces.Box(0.0, np.inf, (self.size,), np.float32)
+
     def template(self, g) -> np.ndarray:
         """The parts fixed for a whole game: seats present and the victory card."""
         o = np.zeros(self.size, dtype=np.float32)

@@ -1,0 +1,260 @@
+"""SingleAgentEnv (Tribune-v0): one learner against opponent policies, seen from the learner's side."""
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
+
+import tribune_env
+from tribune_env import ConfigError, IllegalActionError, SingleAgentEnv
+from tribune_env.rewards import final_rewards
+
+
+class Recorder:
+    """A random opponent that records the seat and legality of every call."""
+
+    def __init__(self, seed=0):
+        self.rng = np.random.default_rng(seed)
+        self.seats, self.resets = [], 0
+
+    def reset(self):
+        self.resets += 1
+
+    def act(self, observation, action_mask, view):
+        assert view.determinize().current_player == view.seat
+        assert np.array_equal(observation, view._game.observe(view.seat))
+        self.seats.append(view.seat)
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(len(legal))])
+
+
+def play_game(env, rng, seed=None):
+    """Random legal learner moves to the end; checks the learner is to act at every step."""
+    obs, info = env.reset(seed=seed)
+    steps, done = 0, False
+    while not done:
+        game = env.unwrapped.game
+        assert game.current_player == env.unwrapped.learner
+        assert np.array_equal(obs, game.observe(env.unwrapped.learner))
+        assert np.array_equal(info["action_mask"], game.legal_mask())
+        legal = np.flatnonzero(env.unwrapped.action_masks())
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        steps += 1
+        done = terminated or truncated
+        if not done:
+            assert reward == 0.0
+    return reward, terminated, truncated, info, steps
+
+
+def test_gymnasium_check_env_through_make():
+    # Gymnasium's checker steps with an action sampled *before* a reset, which is illegal in
+    # the new game; illegal_action="lose" makes that a defined (and deterministic) outcome.
+    env = gym.make("Tribune-v0", num_players=2, illegal_action="lose")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gym_check_env(env.unwrapped)
+    messages = [str(w.message) for w in caught]
+    # Only two advisories: counts have no upper bound, and text rendering has no frame rate.
+    assert all("maximum value is infinity" in m or "render_fps" in m for m in messages), messages
+
+
+def test_sb3_check_env_with_the_default_configuration():
+    from stable_baselines3.common.env_checker import check_env
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(SingleAgentEnv(num_players=3))
+    assert [str(w.message) for w in caught] == []
+
+
+def test_make_returns_the_registered_environment():
+    env = gym.make("Tribune-v0", num_players=3, opponents="random")
+    assert isinstance(env.unwrapped, SingleAgentEnv)
+    obs, info = env.reset(seed=4)
+    assert obs.shape == env.observation_space.shape and env.observation_space.contains(obs)
+    masks = env.get_wrapper_attr("action_masks")()
+    assert masks.dtype == bool and masks.any()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_learner_gets_its_final_reward_losses_included(n):
+    opponent = Recorder(n)
+    env = SingleAgentEnv(num_players=n, opponents=opponent, reward="win")
+    rng = np.random.default_rng(n)
+    wins = losses = ended_by_opponents = 0
+    for g in range(12):
+        obs, info = env.reset(seed=100 * n + g)
+        done = False
+        while not done:
+            calls = len(opponent.seats)
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = terminated or truncated
+        game, learner = env.game, env.learner
+        assert (terminated, truncated) == (game.terminated, game.truncated)
+        assert info["winners"] == game.winners() and np.array_equal(info["scores"], game.scores())
+        if truncated:                              # random play sometimes reaches the round limit
+            assert reward == pytest.approx(final_rewards(game, "score")[learner])
+            continue
+        assert reward == pytest.approx(1.0 if learner in game.winners() else -1.0 / (n - 1))
+        assert learner not in opponent.seats[calls:]
+        wins += reward > 0
+        losses += reward < 0
+        ended_by_opponents += len(opponent.seats) > calls
+    assert wins and losses and ended_by_opponents
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_every_step_is_the_learners_and_opponents_play_only_their_seats(n):
+    opponent = Recorder()
+    env = SingleAgentEnv(num_players=n, opponents=opponent)
+    rng = np.random.default_rng(1)
+    for g in range(3):
+        start = len(opponent.seats)
+        play_game(env, rng, seed=g)
+        assert set(opponent.seats[start:]) == set(range(n)) - {env.learner}
+    assert opponent.resets == 3                    # once per game, though it holds n-1 seats
+
+
+def test_opponents_per_seat_sit_in_order_after_the_learner():
+    first, second = Recorder(1), Recorder(2)
+    env = SingleAgentEnv(num_players=3, opponents=[first, second], learner_seat=1)
+    play_game(env, np.random.default_rng(0), seed=0)
+    assert set(first.seats) == {2} and set(second.seats) == {0}
+
+
+def test_plain_functions_are_opponents():
+    seen = []
+
+    def lowest_legal(observation, action_mask):
+        seen.append(observation.shape)
+        return int(np.flatnonzero(action_mask)[0])
+
+    env = SingleAgentEnv(num_players=2, opponents=lowest_legal)
+    play_game(env, np.random.default_rng(0), seed=0)
+    assert seen and set(seen) == {(env.observation_space.shape[0],)}
+
+
+def test_learner_seats_rotate_by_default_and_can_be_fixed_or_random():
+    env = SingleAgentEnv(num_players=3)
+    assert [env.reset(seed=7 if i == 0 else None)[1]["learner_seat"] for i in range(6)] == [0, 1, 2, 0, 1, 2]
+    fixed = SingleAgentEnv(num_players=4, learner_seat=2)
+    assert {fixed.reset()[1]["learner_seat"] for _ in range(5)} == {2}
+    seats = [SingleAgentEnv(num_players=5, learner_seat="random") for _ in range(2)]
+    runs = [[e.reset(seed=3 if i == 0 else None)[1]["learner_seat"] for i in range(20)] for e in seats]
+    assert runs[0] == runs[1] and len(set(runs[0])) > 2
+
+
+def test_same_seed_same_game():
+    def trajectory():
+        env = SingleAgentEnv(num_players=4)
+        obs, _ = env.reset(seed=11)
+        env.action_space.seed(11)
+        out, done = [obs.copy()], False
+        while not done:
+            obs, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+            out.append(obs.copy())
+            done = terminated or truncated
+        return np.array(out), reward
+
+    (a, ra), (b, rb) = trajectory(), trajectory()
+    assert len(a) > 20 and np.array_equal(a, b) and ra == rb
+
+
+def test_action_space_samples_are_legal():
+    env = SingleAgentEnv(num_players=3)
+    env.reset(seed=2)
+    env.action_space.seed(2)
+    for _ in range(300):
+        action = env.action_space.sample()
+        assert env.action_masks()[action]
+        *_, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            env.reset()
+
+
+def test_round_limit_truncates_with_the_score_reward():
+    env = SingleAgentEnv(num_players=3, round_limit=1, reward="win")
+    reward, terminated, truncated, info, _ = play_game(env, np.random.default_rng(0), seed=5)
+    assert truncated and not terminated and env.game.truncated
+    assert reward == pytest.approx(final_rewards(env.game, "score")[env.learner])
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    env = SingleAgentEnv(num_players=2)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    before = env.game.to_json()
+    for bad in (illegal, 400, -1, 1.5, None):
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        assert env.game.to_json() == before
+
+
+def test_illegal_action_lose_ends_the_game_below_any_outcome():
+    env = SingleAgentEnv(num_players=2, illegal_action="lose")
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+
+
+def test_stepping_a_finished_game_asks_for_reset():
+    env = SingleAgentEnv(num_players=2)
+    play_game(env, np.random.default_rng(0), seed=1)
+    with pytest.raises(gym.error.ResetNeeded):
+        env.step(0)
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"opponents": ["random"]}, "need 3 opponents"),
+    ({"opponents": "greedy"}, "unknown opponent"),
+    ({"opponents": 3}, "an opponent must be"),
+    ({"learner_seat": 4}, "learner_seat"),
+    ({"learner_seat": "first"}, "learner_seat"),
+    ({"reward": "points"}, "reward scheme"),
+    ({"render_mode": "rgb_array"}, "render_mode"),
+    ({"illegal_action": "ignore"}, "illegal_action"),
+    ({"num_players": 6}, "num_players"),
+])
+def test_bad_configuration_names_the_problem(config, message):
+    with pytest.raises(ConfigError, match=message):
+        SingleAgentEnv(**{"num_players": 4, **config})
+
+
+def test_render_shows_the_learners_view():
+    env = SingleAgentEnv(num_players=3, render_mode="ansi", learner_seat=1)
+    env.reset(seed=0)
+    assert env.render() == env.game.render(1)
+
+
+def test_maskable_ppo_trains_on_it_with_legal_actions_only():
+    from sb3_contrib import MaskablePPO
+    env = SingleAgentEnv(num_players=2)           # an illegal action would raise
+    model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0)
+    model.learn(256)
+    assert model.num_timesteps >= 256
+
+
+def test_works_inside_subproc_vec_env():
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+    venv = SubprocVecEnv([lambda: SingleAgentEnv(num_players=2)] * 2)
+    try:
+        venv.seed(3)
+        venv.reset()
+        rng = np.random.default_rng(0)
+        finished = []
+        for _ in range(3000):
+            masks = get_action_masks(venv)
+            assert masks.shape == (2, 400) and masks.any(axis=1).all()
+            actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+            _, rewards, dones, infos = venv.step(np.array(actions))
+            finished += [(r, info) for r, d, info in zip(rewards, dones, infos) if d]
+            if len(finished) >= 2:
+                break
+        assert len(finished) >= 2
+        for reward, info in finished:
+            assert "terminal_observation" in info
+            assert reward == pytest.approx(1.0 if info["learner_seat"] in info["winners"] else -1.0)
+    finally:
+        venv.close()

@@ -1,0 +1,113 @@
+"""N games of Tribune stepped together, as arrays: the core of the vector environment.
+
+Every game keeps its state, mask and parameters in one row of shared 2-D arrays, so one
+compiled call steps all games and one fills all observations (:mod:`tribune_env.core.batch`).
+Each game is seen from its *acting* player: ``observations[i]`` and ``masks[i]`` belong to
+``players[i]``. A game that ends is replaced at once by a new one (automatic reset); its
+final rewards, one per seat, are returned by the step that ended it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .core.batch import actors, observe_batch, step_batch
+from .core.events import CAPACITY, WIDTH
+from .data import DEFAULT_DATA, MAX_PLAYERS
+from .engine import Game
+from .errors import ConfigError, IllegalActionError
+from .rewards import check_scheme, final_rewards
+
+
+class VectorGames:
+    """`num_envs` games with the same configuration, each seen by its player to act.
+
+    Parameters: ``num_envs``, ``seed``, ``reward`` (scheme of the final rewards) and the
+    game configuration of :class:`~tribune_env.engine.Game` (``num_players``,
+    ``victory_card``, ``point_variant``, ``round_limit``, ``auto_forced``, ``data``).
+    """
+
+    def __init__(self, num_envs: int, seed=None, reward: str = "win", **config):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ConfigError(f"num_envs must be a positive int, got {num_envs!r}")
+        if "seed" in config or "log" in config:
+            raise ConfigError("seed is an argument of VectorGames itself, and games in a batch keep no log")
+        self.num_envs = int(num_envs)
+        self.reward_scheme = check_scheme(reward)
+        self._config = {"data": DEFAULT_DATA, **config, "log": False}
+        first = Game(seed=0, **self._config)             # checks the configuration now
+        self.num_players = first.n
+        self.obs_layout = first.obs_layout
+        self.action_size = first.A.size
+        self._offsets = first.obs_layout.offsets
+        n = self.num_envs
+        self._buffers = np.zeros((n, first._buffer.size), dtype=np.int32)
+        self._params = np.zeros((n, first._params.size), dtype=np.int64)
+        self._templates = np.zeros((n, first.obs_layout.size), dtype=np.float32)
+        self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
+        self.masks = np.zeros((n, self.action_size), dtype=np.int8)
+        self.observations = np.zeros((n, first.obs_layout.size), dtype=np.float32)
+        self.players = np.zeros(n, dtype=np.int64)
+        self.games: list[Game] = [first] * n
+        self.decisions = 0                              # actions applied, for throughput figures
+        self.reset(seed)
+
+    def reset(self, seed=None):
+        """New games for every slot; returns (observations, masks, players)."""
+        self._seeds = np.random.default_rng(seed)
+        self.finished: dict[int, Game] = {}
+        for i in range(self.num_envs):
+            self._new_game(i)
+        self._refresh(np.ones(self.num_envs, dtype=bool))
+        return self.observations, self.masks, self.players
+
+    def _new_game(self, i: int):
+        game = Game(seed=int(self._seeds.integers(2**63)), **self._config)
+        self._templates[i] = game.obs_template
+        game._share(self._buffers[i], self.masks[i], self._params[i])
+        self.games[i] = game
+
+    def _refresh(self, rows: np.ndarray):
+        actors(self._buffers, self._params, self.players)
+        observe_batch(self._buffers, self._params, self._offsets, self._templates,
+                      np.where(rows, self.players, -1), self.observations)
+
+    def step(self, actions):
+        """Apply one action per game (-1 leaves a game as it is); replace the games that end.
+
+        Returns ``(observations, masks, players, rewards, ended)``: ``rewards`` is
+        (num_envs, 5) float32, each seat's final reward in the games that ended in this
+        step and zero elsewhere; ``ended`` holds, per game, 0 (going on), 1 (terminated) or
+        2 (truncated at the round limit). The games that ended are in ``finished[i]``.
+        """
+        actions = self._check(actions)
+        step_batch(self._buffers, self._params, self._events, self.masks, actions)
+        self.decisions += int((actions >= 0).sum())
+        rewards = np.zeros((self.num_envs, MAX_PLAYERS), dtype=np.float32)
+        ended = np.zeros(self.num_envs, dtype=np.int8)
+        self.finished = {}
+        for i in np.flatnonzero(actions >= 0):
+            game = self.games[i]
+            if game.is_over:
+                ended[i] = game.status
+                rewards[i, : game.n] = final_rewards(game, self.reward_scheme)
+                game._share(game._buffer.copy(), game._mask.copy(), game._params.copy())
+                self.finished[int(i)] = game
+                self._new_game(i)
+        self._refresh(actions >= 0)
+        return self.observations, self.masks, self.players, rewards, ended
+
+    def _check(self, actions) -> np.ndarray:
+        """The actions as int64, or IllegalActionError naming the first bad game (nothing is stepped)."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise IllegalActionError(f"actions must be {self.num_envs} ints, got {actions.dtype} "
+                                     f"array of shape {actions.shape}")
+        actions = actions.astype(np.int64)
+        rows = np.flatnonzero(actions >= 0)
+        bad = actions[rows] >= self.action_size
+        bad[~bad] = self.masks[rows[~bad], actions[rows[~bad]]] == 0
+        if bad.any() or (actions < -1).any():
+            i = int(rows[bad][0]) if bad.any() else int(np.flatnonzero(actions < -1)[0])
+            raise IllegalActionError(f"game {i}: action {int(actions[i])} is not legal for "
+                                     f"player_{int(self.players[i])}")
+        return actions

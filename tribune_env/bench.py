@@ -1,0 +1,122 @@
+"""Throughput of the environments, side by side with PettingZoo's own classic games.
+
+Every environment is played the same way: uniformly random legal actions, observation and
+mask read at each decision. The AEC environments go through PettingZoo's standard loop
+(``agent_iter``, ``last``, ``step``); the vector rows step N Tribune games at once. Runs
+are interleaved and repeated, and the median is reported, since a busy machine slows
+whichever runs at that moment. Needs the ``bench`` extra (``pettingzoo[classic]``).
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .batch import VectorGames
+from .policy import random_legal
+
+
+@dataclass
+class Result:
+    name: str
+    rates: list          # decisions per second, one per repeat
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rates)
+
+
+def aec_runner(make):
+    """Random play through the AEC loop for about `seconds`; returns (decisions, elapsed)."""
+    def run(seconds: float, rng: np.random.Generator):
+        env = make()
+        decisions, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            env.reset(seed=int(rng.integers(2**31)))
+            for agent in env.agent_iter():
+                observation, _, termination, truncation, _ = env.last()
+                action = None
+                if not (termination or truncation):
+                    legal = np.flatnonzero(observation["action_mask"])
+                    action = int(legal[rng.integers(len(legal))])
+                    decisions += 1
+                env.step(action)
+        return decisions, time.perf_counter() - start
+    return run
+
+
+def vector_games_runner(num_envs: int, num_players: int):
+    """Every seat of N games through VectorGames: batched observations, masks and steps."""
+    def run(seconds: float, rng: np.random.Generator):
+        games = VectorGames(num_envs, seed=int(rng.integers(2**31)), num_players=num_players)
+        masks, start = games.masks, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            _, masks, _, _, _ = games.step(random_legal(masks, rng))
+        return games.decisions, time.perf_counter() - start
+    return run
+
+
+def vector_env_runner(num_envs: int, num_players: int):
+    """VectorEnv: a random learner per game against random opponents; counts every decision."""
+    from .vector import VectorEnv
+
+    def run(seconds: float, rng: np.random.Generator):
+        env = VectorEnv(num_envs, num_players, seed=int(rng.integers(2**31)))
+        env.reset()
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            env.step(random_legal(env.games.masks, rng))
+        return env.games.decisions, time.perf_counter() - start
+    return run
+
+
+def runners(num_players: int, num_envs: int) -> dict:
+    from pettingzoo.classic import connect_four_v3, texas_holdem_v4
+    import tribune_env
+    return {
+        "connect_four_v3 (AEC)": aec_runner(connect_four_v3.env),
+        "texas_holdem_v4 (AEC)": aec_runner(texas_holdem_v4.env),
+        f"tribune AEC, {num_players} players": aec_runner(lambda: tribune_env.env(num_players=num_players)),
+        f"tribune VectorGames, N={num_envs}": vector_games_runner(num_envs, num_players),
+        f"tribune VectorEnv, N={num_envs}": vector_env_runner(num_envs, num_players),
+    }
+
+
+def run(seconds: float = 3.0, repeats: int = 3, num_players: int = 4, num_envs: int = 64,
+        seed: int = 0, progress: bool = True) -> list[Result]:
+    """Interleaved repeats of every environment; one Result per environment."""
+    from tqdm import tqdm
+    rng = np.random.default_rng(seed)
+    table = runners(num_players, num_envs)
+    for runner in table.values():        # load (or compile) everything before timing
+        runner(0.0, rng)
+    rates = {name: [] for name in table}
+    with tqdm(total=repeats * len(table), desc="bench", unit="run", disable=not progress) as bar:
+        for _ in range(repeats):
+            for name, runner in table.items():
+                bar.set_postfix_str(name)
+                decisions, elapsed = runner(seconds, rng)
+                rates[name].append(decisions / elapsed)
+                bar.update()
+    return [Result(name, r) for name, r in rates.items()]
+
+
+def report(results: list[Result], num_players: int, num_envs: int) -> str:
+    """A Markdown table, then the two targets of the project with their verdicts."""
+    by_name = {r.name: r.median for r in results}
+    c4 = by_name["connect_four_v3 (AEC)"]
+    aec = by_name[f"tribune AEC, {num_players} players"]
+    vec = by_name[f"tribune VectorGames, N={num_envs}"]
+    lines = ["| environment | decisions/s (median) | range | vs connect_four_v3 |",
+             "|---|---:|---:|---:|"]
+    for r in results:
+        lines.append(f"| {r.name} | {r.median:,.0f} | {min(r.rates):,.0f}-{max(r.rates):,.0f} "
+                     f"| {r.median / c4:.1f}x |")
+    lines += ["",
+              f"tribune AEC / connect_four_v3: {aec / c4:.2f}x (target 2x: {'met' if aec >= 2 * c4 else 'MISSED'})",
+              f"tribune VectorGames N={num_envs} / tribune AEC: {vec / aec:.2f}x "
+              f"(target 2x: {'met' if vec >= 2 * aec else 'MISSED'})"]
+    return "\n".join(lines)

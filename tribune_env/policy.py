@@ -1,0 +1,145 @@
+"""Opponent policies and learner seats for the single-agent and vector environments.
+
+A policy is anything that picks an action for a seat:
+
+- an object with ``act(observation, action_mask, view) -> int`` (the agents of ``agents/``);
+  optionally ``reset()``, called by :class:`~tribune_env.single.SingleAgentEnv` at the start
+  of each game, and ``act_batch(observations, action_masks) -> actions``, which
+  :class:`~tribune_env.vector.VectorEnv` uses to decide for many games in one call;
+- a plain function ``f(observation, action_mask) -> int``;
+- the string ``"random"``: a uniformly random legal action, drawn from the environment's
+  own seeded generator.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import ConfigError
+
+SEAT_CHOICES = ("rotate", "random")
+
+
+class PlayerView:
+    """What a seat may consult beyond its observation, for search under hidden information.
+
+    It gives the seat, the rules' vocabulary and *determinised* copies of the game, in
+    which everything the seat cannot know is re-dealt; never the true hidden state.
+    """
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game, seat: int):
+        self._game = game
+        self.seat = seat
+
+    @property
+    def num_players(self) -> int:
+        return self._game.n
+
+    @property
+    def actions(self):
+        """The action space, with a label for every action."""
+        return self._game.A
+
+    def legal_actions(self) -> np.ndarray:
+        return self._game.legal_actions()
+
+    def determinize(self, rng: np.random.Generator | None = None):
+        """A copy of the game consistent with what this seat knows (see Game.determinize)."""
+        return self._game.determinize(self.seat, rng)
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of a (games, actions) mask."""
+    cumulative = np.cumsum(masks, axis=1, dtype=np.int32)
+    pick = (rng.random(len(masks)) * cumulative[:, -1]).astype(np.int32)
+    return (cumulative <= pick[:, None]).sum(axis=1)
+
+
+class RandomPolicy:
+    """Uniform over legal actions, drawn from the environment's generator.
+
+    `rng` is a function returning that generator, since reseeding the environment replaces it.
+    """
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def act(self, observation, action_mask, view=None) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng().integers(len(legal))])
+
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        return random_legal(action_masks, self.rng())
+
+
+class FunctionPolicy:
+    """A plain function of (observation, action_mask) used as a policy."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def act(self, observation, action_mask, view=None) -> int:
+        return self.fn(observation, action_mask)
+
+
+def as_policy(opponent, rng):
+    if isinstance(opponent, str):
+        if opponent != "random":
+            raise ConfigError(f"unknown opponent {opponent!r}; pass 'random', a function or an agent")
+        return RandomPolicy(rng)
+    if callable(getattr(opponent, "act", None)):
+        return opponent
+    if callable(opponent):
+        return FunctionPolicy(opponent)
+    raise ConfigError(f"an opponent must be 'random', a function (observation, action_mask) -> action "
+                      f"or an object with act(observation, action_mask, view); got {opponent!r}")
+
+
+def opponent_policies(opponents, num_players: int, rng) -> list:
+    """The n-1 opponents, in seat order after the learner: one for all, or one per seat.
+
+    `rng` returns the environment's generator, for ``"random"`` opponents.
+    """
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) != num_players - 1:
+            raise ConfigError(f"{num_players} players need {num_players - 1} opponents, "
+                              f"got a list of {len(opponents)}")
+        return [as_policy(o, rng) for o in opponents]
+    return [as_policy(opponents, rng)] * (num_players - 1)
+
+
+class LearnerSeats:
+    """Which seat the learner takes in each new game: ``rotate``, ``random`` or a fixed seat.
+
+    Rotation starts at `first`, so a vector of games can spread its learners over the seats.
+    """
+
+    def __init__(self, choice, num_players: int, first: int = 0):
+        fixed = isinstance(choice, (int, np.integer)) and not isinstance(choice, bool)
+        if not (choice in SEAT_CHOICES if isinstance(choice, str) else fixed and 0 <= choice < num_players):
+            raise ConfigError(f"learner_seat must be 'rotate', 'random' or a seat 0..{num_players - 1}, "
+                              f"got {choice!r}")
+        self.choice, self.n, self.first = choice, num_players, first % num_players
+        self.restart()
+
+    def restart(self):
+        """Rotate from the first seat again (on reseeding: same seed, same games)."""
+        self.next_seat = self.first
+
+    def draw(self, rng: np.random.Generator) -> int:
+        if self.choice == "random":
+            return int(rng.integers(self.n))
+        if self.choice == "rotate":
+            seat, self.next_seat = self.next_seat, (self.next_seat + 1) % self.n
+            return seat
+        return int(self.choice)
+
+
+def seat_policies(policies: list, learner: int) -> list:
+    """Per seat, its policy, with None at the learner's seat."""
+    n = len(policies) + 1
+    seats = [None] * n
+    for j, policy in enumerate(policies, start=1):
+        seats[(learner + j) % n] = policy
+    return seats

@@ -1,0 +1,163 @@
+"""Tribune as a single-agent Gymnasium environment: one learner against opponent policies.
+
+Each step is one decision of the learner; the opponents' decisions in between are played
+by their policies (:mod:`tribune_env.policy`) inside ``step``, so every transition is seen
+from the learner's side. The reward is 0 until the game ends, then the learner's final
+reward under the chosen scheme (:mod:`tribune_env.rewards`), whoever made the last move;
+a game cut at the round limit ends ``truncated`` with the ``score`` reward.
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .data import DEFAULT_DATA
+from .engine import Game
+from .errors import ConfigError
+from .policy import LearnerSeats, PlayerView, opponent_policies, seat_policies
+from .rewards import check_scheme, final_rewards
+
+
+ILLEGAL_ACTION = ("raise", "lose")
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` draws a legal action of the decision waiting.
+
+    So ``env.action_space.sample()`` is a random legal move, and Gymnasium's and SB3's
+    environment checkers, which step with samples, play real games. An explicit mask is
+    honoured as usual. A copy sent to another process samples over all n actions.
+    """
+
+    def __init__(self, n: int, legal, seed=None):
+        super().__init__(n, seed=seed)
+        self._legal = legal
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self._legal is not None:
+            legal = self._legal()
+            if legal.any():
+                mask = legal
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self):
+        return {**self.__dict__, "_legal": None}
+
+
+class SingleAgentEnv(gym.Env):
+    """One learning seat against opponent policies; registered as ``Tribune-v0``.
+
+    Parameters: ``num_players`` (2-5), ``opponents`` (a policy for every other seat, or a
+    list of n-1 policies in seat order after the learner; see :mod:`tribune_env.policy`),
+    ``learner_seat`` (``rotate``, ``random`` or a seat number), ``reward`` (``win``,
+    ``rank``, ``score``), ``victory_card``, ``point_variant``, ``round_limit``,
+    ``auto_forced``, ``render_mode`` (``ansi``, ``human``), ``data`` and ``illegal_action``.
+
+    The observation is the learner's (float32, see docs/observation.md); its legal actions
+    come from ``action_masks()`` and ``info["action_mask"]``. With ``illegal_action="raise"``
+    (the default) an illegal action raises :class:`~tribune_env.errors.IllegalActionError`
+    and changes nothing. With ``"lose"``, for learners without masks, it ends the game at
+    once with reward -1, below every reward a played game can give, and
+    ``info["illegal_action"]`` set.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(self, num_players: int = 4, opponents="random", learner_seat="rotate",
+                 reward: str = "win", victory_card=None, point_variant: bool = False,
+                 round_limit: int | None = None, auto_forced: bool = True,
+                 render_mode: str | None = None, data=DEFAULT_DATA, illegal_action: str = "raise"):
+        if illegal_action not in ILLEGAL_ACTION:
+            raise ConfigError(f"illegal_action must be one of {ILLEGAL_ACTION}, got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                              f"got {render_mode!r}")
+        self.render_mode = render_mode
+        self.reward_scheme = check_scheme(reward)
+        self._config = dict(num_players=num_players, victory_card=victory_card,
+                            point_variant=point_variant, round_limit=round_limit,
+                            auto_forced=auto_forced, data=data, log=False)
+        self.game = Game(seed=0, **self._config)         # checks the configuration now
+        self.num_players = self.game.n
+        self._seats = LearnerSeats(learner_seat, self.num_players)
+        self.set_opponents(opponents)
+        self.observation_space = self.game.obs_layout.space()
+        self.action_space = LegalDiscrete(self.game.A.size, self._legal_now)
+        self.learner = 0
+
+    def set_opponents(self, opponents):
+        """Replace the opponents from the next game on (e.g. with a newer self-play snapshot)."""
+        self._policies = opponent_policies(opponents, self.num_players, self._generator)
+
+    def _generator(self) -> np.random.Generator:
+        return self.np_random
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seats.restart()
+        while True:                           # a game the opponents finish alone is replayed
+            self.game = Game(seed=int(self.np_random.integers(2**63)), **self._config)
+            self.learner = self._seats.draw(self.np_random)
+            self._by_seat = seat_policies(self._policies, self.learner)
+            for policy in {id(p): p for p in self._policies}.values():   # once each per game
+                if hasattr(policy, "reset"):
+                    policy.reset()
+            self._play_opponents()
+            if not self.game.is_over:
+                return self._observation(), self._info()
+
+    def step(self, action):
+        if self.game.is_over:
+            raise gym.error.ResetNeeded("the game is over: call reset() before step()")
+        if self.illegal_action == "lose" and not self._legal(action):
+            return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
+        self.game.step(action)                # an illegal action raises, changing nothing
+        self._play_opponents()
+        reward, terminated, truncated = 0.0, False, False
+        if self.game.is_over:
+            reward = float(final_rewards(self.game, self.reward_scheme)[self.learner])
+            terminated, truncated = self.game.terminated, self.game.truncated
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def _legal(self, action) -> bool:
+        return isinstance(action, (int, np.integer)) and 0 <= action < self.game.A.size \
+            and bool(self.game.legal_mask()[action])
+
+    def _play_opponents(self):
+        game = self.game
+        while not game.is_over and game.current_player != self.learner:
+            seat = game.current_player
+            view = PlayerView(game, seat)
+            game.step(self._by_seat[seat].act(game.observe(seat), game.legal_mask(), view))
+
+    def _legal_now(self) -> np.ndarray:
+        return self.game.legal_mask()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now, as bools (all False once the game is over)."""
+        return self.game.legal_mask().astype(bool)
+
+    def _observation(self) -> np.ndarray:
+        return self.game.observe(self.learner)
+
+    def _info(self) -> dict:
+        info = {"action_mask": self.game.legal_mask().copy(), "learner_seat": self.learner}
+        if self.game.is_over:
+            info["scores"] = self.game.scores()
+            info["winners"] = self.game.winners()
+        return info
+
+    def render(self):
+        """The table as the learner sees it."""
+        if self.render_mode is None:
+            return None
+        text = self.game.render(self.learner)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

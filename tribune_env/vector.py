@@ -1,0 +1,179 @@
+"""A vector of single-agent games for training: a stable-baselines3 ``VecEnv``.
+
+``VectorEnv`` steps N games at once on :class:`~tribune_env.batch.VectorGames`. In every
+game one seat is the learner, as in :class:`~tribune_env.single.SingleAgentEnv`: ``step``
+takes one learner action per game, lets the opponents play (a policy with ``act_batch``
+decides for all its games in one call) until each game waits on its learner again, and
+returns batched observations, rewards and dones. A game that ends is replaced at once
+(automatic reset); its last observation is in ``infos[i]["terminal_observation"]``, with
+``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit.
+
+With stable-baselines3 installed this class *is* an SB3 ``VecEnv``, so SB3 and
+sb3-contrib's MaskablePPO take it as it is; ``action_masks()`` gives the (N, actions)
+masks. Without it the same methods work; only the base class is missing.
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from .batch import VectorGames
+from .data import MAX_PLAYERS
+from .policy import LearnerSeats, PlayerView, opponent_policies
+
+try:
+    from stable_baselines3.common.vec_env import VecEnv as _Base
+except ImportError:                       # stable-baselines3 belongs to the 'train' extra
+    _Base = object
+
+
+class VectorEnv(_Base):
+    """`num_envs` games, each with one learner seat against the opponents.
+
+    Parameters as :class:`~tribune_env.single.SingleAgentEnv` (``num_players``,
+    ``opponents``, ``learner_seat``, ``reward``, game configuration), plus ``num_envs`` and
+    ``seed``. With ``learner_seat="rotate"`` game slot i starts at seat i mod n, so the
+    learners are spread over the seats at every moment. A policy object serves all games
+    at once, so opponents must not keep per-game state.
+    """
+
+    def __init__(self, num_envs: int = 8, num_players: int = 4, opponents="random",
+                 learner_seat="rotate", reward: str = "win", seed=None, **config):
+        self.games = VectorGames(num_envs, seed=seed, reward=reward, num_players=num_players, **config)
+        self.num_players = n = self.games.num_players
+        self._rng = np.random.default_rng(seed)
+        self._seats = [LearnerSeats(learner_seat, n, first=i) for i in range(num_envs)]
+        self.set_opponents(opponents)
+        self.render_mode = None
+        observation_space = self.games.obs_layout.space()
+        action_space = spaces.Discrete(self.games.action_size)
+        if _Base is object:
+            self.num_envs, self.observation_space, self.action_space = num_envs, observation_space, action_space
+            self.reset_infos = [{} for _ in range(num_envs)]
+            self._options = [{} for _ in range(num_envs)]
+        else:
+            super().__init__(num_envs, observation_space, action_space)
+        self._seeds = [None] * num_envs
+        self._learner = np.zeros(num_envs, dtype=np.int64)
+        self._who = np.full((num_envs, MAX_PLAYERS), -1, dtype=np.int64)   # policy index per seat
+        self._actions = None
+
+    def _generator(self) -> np.random.Generator:
+        return self._rng
+
+    def set_opponents(self, opponents):
+        """Replace the opponents for every game in progress and to come."""
+        self._policies = opponent_policies(opponents, self.num_players, self._generator)
+
+    # ----------------------------------------------------------------- VecEnv interface
+    def seed(self, seed=None):
+        """Seed the next reset (the games' generator is seeded with seed)."""
+        self._seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
+        return self._seeds
+
+    def reset(self) -> np.ndarray:
+        seed = self._seeds[0]
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            for seats in self._seats:
+                seats.restart()
+        self.games.reset(seed if seed is not None else int(self._rng.integers(2**63)))
+        self._seeds = [None] * self.num_envs
+        for i in range(self.num_envs):
+            self._seat_learner(i)
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=bool)
+        infos = [{} for _ in range(self.num_envs)]
+        self._play_opponents(rewards, dones, infos)
+        self.reset_infos = [{"learner_seat": int(s)} for s in self._learner]
+        return self.games.observations.copy()
+
+    def step_async(self, actions) -> None:
+        self._actions = actions
+
+    def step_wait(self):
+        actions, self._actions = self._actions, None
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=bool)
+        infos = [{} for _ in range(self.num_envs)]
+        self._advance(actions, rewards, dones, infos)
+        self._play_opponents(rewards, dones, infos)
+        return self.games.observations.copy(), rewards, dones, infos
+
+    def step(self, actions):
+        self.step_async(actions)
+        return self.step_wait()
+
+    def action_masks(self) -> np.ndarray:
+        """(num_envs, actions) bool: each learner's legal actions now."""
+        return self.games.masks.astype(bool)
+
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name, indices=None):
+        """The attribute of this environment once per game (the games share configuration)."""
+        return [getattr(self, attr_name)] * len(self._indices(indices))
+
+    def set_attr(self, attr_name, value, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        """``action_masks`` per game; any other method is called once, its result given per game."""
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            return list(self.action_masks()[rows])
+        return [getattr(self, method_name)(*method_args, **method_kwargs)] * len(rows)
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False] * len(self._indices(indices))
+
+    def get_images(self):
+        raise NotImplementedError("VectorEnv has no image rendering; render games with Game.render")
+
+    def _indices(self, indices) -> list:
+        if indices is None:
+            return list(range(self.num_envs))
+        return [indices] if isinstance(indices, (int, np.integer)) else list(indices)
+
+    # ----------------------------------------------------------------- the games
+    def _seat_learner(self, i: int):
+        n = self.num_players
+        learner = self._seats[i].draw(self._rng)
+        self._learner[i] = learner
+        self._who[i] = -1
+        for j in range(1, n):
+            self._who[i, (learner + j) % n] = j - 1
+
+    def _play_opponents(self, rewards, dones, infos):
+        """Step every game whose opponent is to act until all wait on their learner."""
+        rows = np.arange(self.num_envs)
+        while True:
+            acting = self._who[rows, self.games.players]
+            if (acting < 0).all():
+                return
+            actions = np.full(self.num_envs, -1, dtype=np.int64)
+            for j, policy in enumerate(self._policies):
+                idx = np.flatnonzero(acting == j)
+                if idx.size:
+                    actions[idx] = self._decide(policy, idx)
+            self._advance(actions, rewards, dones, infos)
+
+    def _decide(self, policy, idx: np.ndarray) -> np.ndarray:
+        g = self.games
+        if hasattr(policy, "act_batch"):
+            return policy.act_batch(g.observations[idx], g.masks[idx])
+        return [policy.act(g.observations[i], g.masks[i], PlayerView(g.games[i], int(g.players[i])))
+                for i in idx]
+
+    def _advance(self, actions, rewards, dones, infos):
+        """One VectorGames step; record the learner's end of every game that finished."""
+        _, _, _, final, ended = self.games.step(actions)
+        for i, game in self.games.finished.items():
+            learner = int(self._learner[i])
+            rewards[i] = final[i, learner]
+            dones[i] = True
+            infos[i] = {"terminal_observation": game.observe(learner),
+                        "TimeLimit.truncated": bool(ended[i] == 2), "learner_seat": learner,
+                        "scores": game.scores(), "winners": game.winners()}
+            self._seat_learner(i)
