@@ -39,6 +39,8 @@ class VectorGames:
         self.obs_layout = first.obs_layout
         self.action_size = first.A.size
         self._offsets = first.obs_layout.offsets
+        self._meta_at = first._layout.offsets["meta"][0]
+        self._tasks_at = first._layout.offsets["tasks"][0]
         n = self.num_envs
         self._buffers = np.zeros((n, first._buffer.size), dtype=np.int32)
         self._params = np.zeros((n, first._params.size), dtype=np.int64)
@@ -57,7 +59,8 @@ class VectorGames:
         self.finished: dict[int, Game] = {}
         for i in range(self.num_envs):
             self._new_game(i)
-        self._refresh(np.ones(self.num_envs, dtype=bool))
+        actors(self._buffers, self._meta_at, self._tasks_at, self.players)
+        self._observe(np.ones(self.num_envs, dtype=bool))
         return self.observations, self.masks, self.players
 
     def _new_game(self, i: int):
@@ -66,8 +69,8 @@ class VectorGames:
         game._share(self._buffers[i], self.masks[i], self._params[i])
         self.games[i] = game
 
-    def _refresh(self, rows: np.ndarray):
-        actors(self._buffers, self._params, self.players)
+    def _observe(self, rows: np.ndarray):
+        """The acting player's observation of each game in `rows`."""
         observe_batch(self._buffers, self._params, self._offsets, self._templates,
                       np.where(rows, self.players, -1), self.observations)
 
@@ -84,16 +87,17 @@ class VectorGames:
         self.decisions += int((actions >= 0).sum())
         rewards = np.zeros((self.num_envs, MAX_PLAYERS), dtype=np.float32)
         ended = np.zeros(self.num_envs, dtype=np.int8)
+        actors(self._buffers, self._meta_at, self._tasks_at, self.players)
         self.finished = {}
-        for i in np.flatnonzero(actions >= 0):
+        for i in np.flatnonzero(self.players < 0):
             game = self.games[i]
-            if game.is_over:
-                ended[i] = game.status
-                rewards[i, : game.n] = final_rewards(game, self.reward_scheme)
-                game._share(game._buffer.copy(), game._mask.copy(), game._params.copy())
-                self.finished[int(i)] = game
-                self._new_game(i)
-        self._refresh(actions >= 0)
+            ended[i] = game.status
+            rewards[i, : game.n] = final_rewards(game, self.reward_scheme)
+            game._share(game._buffer.copy(), game._mask.copy(), game._params.copy())
+            self.finished[int(i)] = game
+            self._new_game(i)
+            self.players[i] = self.games[i].current_player
+        self._observe(actions >= 0)
         return self.observations, self.masks, self.players, rewards, ended
 
     def _check(self, actions) -> np.ndarray:

@@ -8,6 +8,7 @@ whichever runs at that moment. Needs the ``bench`` extra (``pettingzoo[classic]`
 """
 from __future__ import annotations
 
+import importlib
 import statistics
 import time
 from dataclasses import dataclass
@@ -73,12 +74,25 @@ def vector_env_runner(num_envs: int, num_players: int):
     return run
 
 
+def classic(name: str):
+    """A maker of PettingZoo's classic environment `name`, from its registry where it has one."""
+    try:
+        from pettingzoo import make                      # PettingZoo 1.27 and later
+        maker = lambda: make("aec", f"classic/{name}")   # noqa: E731
+    except ImportError:
+        maker = importlib.import_module(f"pettingzoo.classic.{name}").env
+    try:
+        maker().close()
+    except Exception as exc:                             # the registry wraps missing packages
+        raise ImportError(f"PettingZoo's {name} cannot be made: {exc}") from exc
+    return maker
+
+
 def runners(num_players: int, num_envs: int) -> dict:
-    from pettingzoo.classic import connect_four_v3, texas_holdem_v4
     import tribune_env
     return {
-        "connect_four_v3 (AEC)": aec_runner(connect_four_v3.env),
-        "texas_holdem_v4 (AEC)": aec_runner(texas_holdem_v4.env),
+        "connect_four_v3 (AEC)": aec_runner(classic("connect_four_v3")),
+        "texas_holdem_v4 (AEC)": aec_runner(classic("texas_holdem_v4")),
         f"tribune AEC, {num_players} players": aec_runner(lambda: tribune_env.env(num_players=num_players)),
         f"tribune VectorGames, N={num_envs}": vector_games_runner(num_envs, num_players),
         f"tribune VectorEnv, N={num_envs}": vector_env_runner(num_envs, num_players),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .core.batch import pick_legal
 from .errors import ConfigError
 
 SEAT_CHOICES = ("rotate", "random")
@@ -50,10 +51,10 @@ class PlayerView:
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of a (games, actions) mask."""
-    cumulative = np.cumsum(masks, axis=1, dtype=np.int32)
-    pick = (rng.random(len(masks)) * cumulative[:, -1]).astype(np.int32)
-    return (cumulative <= pick[:, None]).sum(axis=1)
+    """One uniformly random legal action per row of a (games, actions) int8 mask."""
+    out = np.empty(len(masks), dtype=np.int64)
+    pick_legal(np.ascontiguousarray(masks, dtype=np.int8), rng.random(len(masks)), out)
+    return out
 
 
 class RandomPolicy:

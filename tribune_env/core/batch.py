@@ -6,7 +6,7 @@ alone.
 """
 from numba import njit
 
-from ..kernel import JIT, views
+from ..kernel import JIT
 from ..state import Meta
 from .dispatch import step
 from .observe import observe
@@ -27,11 +27,30 @@ def observe_batch(bufs, ks, seg, templates, observers, out):
 
 
 @njit(**JIT)
-def actors(bufs, ks, out):
-    """The player to act in each game, or -1 where the game is over."""
+def actors(bufs, meta_at, tasks_at, out):
+    """The player to act in each game, or -1 where the game is over.
+
+    Reads the two numbers it needs at their buffer offsets: building the state views
+    would cost more than the rest of the call.
+    """
     for i in range(bufs.shape[0]):
-        s = views(bufs[i], ks[i])
-        if s.meta[Meta.STATUS] != 0:
+        if bufs[i, meta_at + Meta.STATUS] != 0:
             out[i] = -1
         else:
-            out[i] = s.tasks[s.meta[Meta.N_TASKS] - 1, 1]
+            out[i] = bufs[i, tasks_at + (bufs[i, meta_at + Meta.N_TASKS] - 1) * 4 + 1]
+
+
+@njit(**JIT)
+def pick_legal(masks, u, out):
+    """out[i] = the legal action of row i at uniform position u[i] in [0, 1) among its legal ones."""
+    for i in range(masks.shape[0]):
+        count = 0
+        for a in range(masks.shape[1]):
+            count += masks[i, a]
+        left = int(u[i] * count)
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if left == 0:
+                    out[i] = a
+                    break
+                left -= 1

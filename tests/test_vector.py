@@ -1,0 +1,174 @@
+"""VectorGames (N games as arrays) and VectorEnv (the SB3 VecEnv of learner seats)."""
+import numpy as np
+import pytest
+
+from tribune_env import ConfigError, Game, IllegalActionError, VectorGames
+from tribune_env.policy import random_legal
+from tribune_env.rewards import final_rewards
+from tribune_env.vector import VectorEnv
+
+
+def test_every_game_is_seen_by_its_acting_player():
+    v = VectorGames(6, seed=1, num_players=3)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        for i, game in enumerate(v.games):
+            assert v.players[i] == game.current_player
+            assert np.array_equal(v.observations[i], game.observe(game.current_player))
+            assert np.array_equal(v.masks[i], game.legal_mask())
+        v.step(random_legal(v.masks, rng))
+
+
+def test_a_game_in_the_batch_plays_exactly_like_a_lone_game():
+    v = VectorGames(4, seed=9, num_players=4)
+    lone = [Game.from_json(g.to_json()) for g in v.games]
+    rng = np.random.default_rng(2)
+    for _ in range(150):
+        actions = random_legal(v.masks, rng)
+        actions[1] = -1                                  # game 1 sits this step out
+        v.step(actions)
+        for i, game in enumerate(lone):
+            if actions[i] >= 0 and i not in v.finished:
+                game.step(int(actions[i]))
+            if i not in v.finished:
+                assert game.state_equals(v.games[i])
+            else:
+                lone[i] = Game.from_json(v.games[i].to_json())
+
+
+def test_same_seed_same_batch():
+    def run():
+        v = VectorGames(5, seed=4, num_players=2)
+        rng = np.random.default_rng(4)
+        for _ in range(100):
+            v.step(random_legal(v.masks, rng))
+        return v._buffers.copy()
+    assert np.array_equal(run(), run())
+
+
+def test_finished_games_report_their_rewards_and_are_replaced():
+    v = VectorGames(8, seed=0, num_players=2, round_limit=3)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(2000):
+        old = list(v.games)
+        _, _, _, rewards, ended = v.step(random_legal(v.masks, rng))
+        for i in range(8):
+            if ended[i]:
+                game = v.finished[i]
+                assert game is old[i] and game.is_over and ended[i] == game.status
+                assert np.allclose(rewards[i, :2], final_rewards(game, "win"))
+                assert v.games[i] is not game and not v.games[i].is_over and v.games[i].round <= 1
+                ends += 1
+            else:
+                assert not rewards[i].any() and i not in v.finished
+        if ends >= 10:
+            break
+    assert ends >= 10
+
+
+def test_an_illegal_action_raises_naming_the_game_and_changes_nothing():
+    v = VectorGames(3, seed=0, num_players=2)
+    before = v._buffers.copy()
+    actions = random_legal(v.masks, np.random.default_rng(0))
+    actions[2] = int(np.flatnonzero(v.masks[2] == 0)[0])
+    with pytest.raises(IllegalActionError, match="game 2"):
+        v.step(actions)
+    for bad in (np.array([0, 0]), np.array([0.5, 1.0, 2.0]), np.array([400, 0, 0]), np.array([-2, 0, 0])):
+        with pytest.raises(IllegalActionError):
+            v.step(bad)
+    assert np.array_equal(before, v._buffers)
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"num_envs": 0}, "num_envs"), ({"num_envs": 2, "num_players": 1}, "num_players"),
+    ({"num_envs": 2, "reward": "gold"}, "reward scheme"), ({"num_envs": 2, "log": True}, "log"),
+])
+def test_bad_configuration(config, message):
+    with pytest.raises(ConfigError, match=message):
+        VectorGames(**config)
+
+
+# ----------------------------------------------------------------- VectorEnv
+def test_vector_env_is_an_sb3_vec_env_with_masks():
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecEnv
+    env = VectorEnv(5, num_players=3, seed=0)
+    assert isinstance(env, VecEnv) and is_masking_supported(env)
+    obs = env.reset()
+    assert obs.shape == (5, env.observation_space.shape[0])
+    masks = get_action_masks(env)
+    assert masks.shape == (5, 400) and masks.dtype == bool and masks.any(axis=1).all()
+
+
+def test_learners_spread_over_seats_and_always_act():
+    env = VectorEnv(6, num_players=3, seed=2)
+    obs = env.reset()
+    assert list(env._learner) == [0, 1, 2, 0, 1, 2]
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        assert np.array_equal(env.games.players, env._learner)
+        for i, game in enumerate(env.games.games):
+            assert np.array_equal(obs[i], game.observe(int(env._learner[i])))
+        obs, *_ = env.step(random_legal(env.games.masks, rng))
+
+
+def test_learner_receives_its_own_final_reward():
+    env = VectorEnv(8, num_players=4, seed=3, reward="win")
+    env.reset()
+    rng = np.random.default_rng(1)
+    done_games = []
+    while len(done_games) < 12:
+        obs, rewards, dones, infos = env.step(random_legal(env.games.masks, rng))
+        for i in np.flatnonzero(dones):
+            done_games.append((rewards[i], infos[i]))
+        assert not rewards[~dones].any()
+    for reward, info in done_games:
+        if info["TimeLimit.truncated"]:
+            continue
+        expected = 1.0 if info["learner_seat"] in info["winners"] else -1.0 / 3
+        assert reward == pytest.approx(expected)
+        assert info["terminal_observation"].shape == env.observation_space.shape
+    assert {r > 0 for r, _ in done_games} == {True, False}
+
+
+def test_seeded_reset_repeats_the_games():
+    env = VectorEnv(3, num_players=2)
+    env.seed(7)
+    first = env.reset()
+    env.seed(7)
+    assert np.array_equal(first, env.reset())
+
+
+def test_batched_and_single_decision_opponents():
+    calls = {"batch": 0, "single": 0}
+
+    class Batched:
+        def act(self, observation, action_mask, view):
+            raise AssertionError("act_batch should be used")
+
+        def act_batch(self, observations, action_masks):
+            calls["batch"] += 1
+            return random_legal(action_masks, np.random.default_rng(calls["batch"]))
+
+    class Single:
+        def act(self, observation, action_mask, view):
+            calls["single"] += 1
+            assert view.num_players == 3 and action_mask[view.legal_actions()].all()
+            return int(np.flatnonzero(action_mask)[-1])
+
+    env = VectorEnv(4, num_players=3, opponents=[Batched(), Single()], seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        env.step(random_legal(env.games.masks, rng))
+    assert calls["batch"] and calls["single"]
+
+
+def test_vec_monitor_and_maskable_ppo_train_on_it():
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+    env = VecMonitor(VectorEnv(4, num_players=2, seed=0))
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0)
+    model.learn(512)                               # an illegal action would raise
+    assert model.num_timesteps >= 512
