@@ -23,11 +23,21 @@ def test_readme_sizes_match_the_code():
     assert f"{g.obs_layout.size} float32" in readme
 
 
-def test_readme_examples_run(capsys):
-    """Every Python example of the README runs as written."""
+def run_examples(name: str) -> int:
+    """Run every Python example of a document as written; return how many there were."""
     import re
-    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
-    assert len(blocks) >= 2
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / name).read_text(), re.S)
     for i, block in enumerate(blocks):
-        exec(compile(block, f"README.md example {i + 1}", "exec"), {})
+        exec(compile(block, f"{name} example {i + 1}", "exec"), {})
+    return len(blocks)
+
+
+def test_readme_examples_run(capsys):
+    assert run_examples("README.md") >= 3
     assert "Game over:" in capsys.readouterr().out
+
+
+def test_environment_guide_examples_run(capsys):
+    assert run_examples("docs/environments.md") == 4
+    out = capsys.readouterr().out
+    assert "player_0" in out and "learner's reward:" in out
