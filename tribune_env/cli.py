@@ -1,7 +1,16 @@
-"""The ``tribune`` command: ``tribune demo``, ``tribune bench`` (more in later subcommands)."""
+"""The ``tribune`` command: ``demo``, ``bench``, ``tournament``, ``play`` and ``replay``.
+
+Heavy modules (the engine, agents, matplotlib) are imported inside the commands, so that
+``tribune --help`` stays quick.
+"""
 from __future__ import annotations
 
 import json
+import os
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
@@ -45,3 +54,189 @@ def bench(seconds, repeats, players, num_envs, seed, json_path):
             json.dump({"seconds": seconds, "repeats": repeats, "players": players, "num_envs": num_envs,
                        "results": [{"name": r.name, "rates": r.rates, "median": r.median} for r in results]},
                       f, indent=2)
+
+
+@contextmanager
+def _usage_errors():
+    """The package's errors (bad configuration, records, illegal actions) as messages, not tracebacks."""
+    from .errors import TribuneError
+    try:
+        yield
+    except TribuneError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _game_options(command):
+    """--victory-card, --point-variant and --round-limit, shared by tournament and play."""
+    for option in reversed([
+        click.option("--victory-card", metavar="ID",
+                     help="A victory card id [default: drawn with each deal]."),
+        click.option("--point-variant", is_flag=True, help="Play the point-value variant (no victory card)."),
+        click.option("--round-limit", type=click.IntRange(min=1),
+                     help="Rounds after which a game is truncated [default: the engine's]."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _settings(players, victory_card, point_variant, round_limit) -> dict:
+    """Game settings, checked by dealing one game, with the round limit made explicit."""
+    from . import Game
+    settings = {"num_players": players, "victory_card": victory_card, "point_variant": point_variant,
+                "round_limit": round_limit}
+    with _usage_errors():
+        settings["round_limit"] = Game(**settings, seed=0, log=False).round_limit
+    return settings
+
+
+def _agents(specs) -> list:
+    """One agent per spec; an unknown or unavailable agent is a usage error."""
+    from agents import make_agent
+    try:
+        with _usage_errors():
+            return [make_agent(spec) for spec in specs]
+    except ImportError as exc:
+        raise click.ClickException(f"an agent is not available: {exc}") from None
+
+
+def _split_specs(text: str) -> list:
+    """``heuristic,ismcts:seconds=1,iterations=50,random`` -> three specs: an item ``key=value``
+    continues the options of the spec before it."""
+    specs = []
+    for item in text.split(","):
+        if specs and "=" in item and ":" not in item:
+            specs[-1] += "," + item
+        else:
+            specs.append(item.strip())
+    return specs
+
+
+@main.command()
+@click.argument("specs", metavar="AGENT...", nargs=-1, required=True)
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games to play, rounded up to whole deals (each deal is played in every seat rotation).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), help="Processes [default: the number of CPUs].")
+@_game_options
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Write results.json, games.csv and tournament.png here.")
+@click.option("--records", type=click.Path(dir_okay=False),
+              help="Save every game as a record, one JSON line each, for tribune replay.")
+def tournament(specs, games, seed, workers, victory_card, point_variant, round_limit, out, records):
+    """Play agents against each other, one spec per seat (2 to 5 seats).
+
+    AGENT specs: random, heuristic, ismcts[:key=value,...], model:PATH.zip; the same spec may
+    sit in several seats. Every deal is played once per rotation of the seating, so each
+    entrant plays every seat with the same cards. Reports win rates with 95% Wilson
+    intervals, mean scores and ranks, OpenSkill ratings and how the games ended.
+    """
+    if not 2 <= len(specs) <= 5:
+        raise click.UsageError(f"give one agent spec per seat, 2 to 5 of them; got {len(specs)}")
+    from training import plots, report
+    from training import records as saved
+    from training import tournament as t
+    settings = _settings(len(specs), victory_card, point_variant, round_limit)
+    _agents(dict.fromkeys(specs))               # a bad spec stops here, before any game
+    with _usage_errors():
+        results = t.run(list(specs), games, seed, settings, workers, keep_records=bool(records))
+    summary = t.summarize(results, list(specs), seed, settings)
+    click.echo(report.text(summary))
+    if out:
+        report.write(Path(out), summary, results)
+        plots.plot(summary, Path(out) / "tournament.png")
+        click.echo(f"\nwrote {out}/results.json, games.csv and tournament.png")
+    if records:
+        saved.write(records, (r["record"] for r in results))
+        click.echo(f"wrote {len(results)} game records to {records}")
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat, from 0.")
+@click.option("--opponents", default="random", show_default=True,
+              help="Agent specs of the other seats in seat order, comma-separated; one spec fills them all.")
+@click.option("--seed", type=click.IntRange(min=0), help="Deal seed [default: a random one, shown].")
+@_game_options
+@click.option("--record", type=click.Path(dir_okay=False),
+              help="Save the finished game as a record for tribune replay.")
+def play(players, seat, opponents, seed, victory_card, point_variant, round_limit, record):
+    """Play a game in the terminal against agents.
+
+    At each of your decisions you see what happened since your last one and the table as
+    your seat sees it, then the legal actions, numbered: type a number or a label, or
+    quit.
+    """
+    if seat >= players:
+        raise click.UsageError(f"--seat must be 0 to {players - 1} for {players} players, got {seat}")
+    specs = _split_specs(opponents)
+    specs = specs * (players - 1) if len(specs) == 1 else specs
+    if len(specs) != players - 1:
+        raise click.UsageError(f"{players} players need {players - 1} opponents (or one spec for all); "
+                               f"got {len(specs)}: {', '.join(specs)}")
+    from agents.human import HumanAgent, Quit
+    from training import records as saved
+    from training.games import ending, reset_agents
+    from training.play import play_human
+
+    from . import Game
+    settings = _settings(players, victory_card, point_variant, round_limit)
+    seed = int.from_bytes(os.urandom(4), "little") if seed is None else seed
+    opponents = _agents(specs)
+    human = HumanAgent()
+    seated = specs[:seat] + ["human"] + specs[seat:]
+    click.echo(f"Seed {seed}; you are player_{seat}; " + ", ".join(
+        f"player_{p}: {spec}" for p, spec in enumerate(seated) if p != seat) + ".")
+    game = Game(**settings, seed=seed)
+    reset_agents(opponents[:seat] + [human] + opponents[seat:], seed)
+    try:
+        with _usage_errors():
+            played = play_human(game, human, seat, opponents, specs, click.echo)
+    except Quit:
+        click.echo("\nYou left the game.")
+        return
+    end = ending(game)
+    click.echo("You won!" if seat in end["winners"] else
+               f"You finished with {end['scores'][seat]} points, rank {end['ranks'][seat]} of {players}.")
+    if record:
+        drawn = victory_card is None and not point_variant
+        saved.write(record, [saved.make(game, seed, drawn, seated, played.actions)])
+        click.echo(f"saved the game to {record}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", "index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Which game of the file (from 0, as numbered in games.csv).")
+@click.option("--auto", is_flag=True, help="Play through without waiting for Enter.")
+@click.option("--delay", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="Seconds to pause after each step with --auto.")
+def replay(file, index, auto, delay):
+    """Play back a saved game step by step: the table and what each step did.
+
+    Waits for Enter between steps (q or end of input stops); at the end, checks that the
+    game ended as the record says.
+    """
+    from training import records as saved
+    with _usage_errors():
+        record = saved.read(file, index)
+        total = len(record["actions"])
+        click.echo(", ".join(f"player_{p}: {spec}" for p, spec in enumerate(record["agents"])))
+        for game, step, lines in saved.replay(record):
+            click.echo("\n".join([f"--- step {step} of {total}", *lines, "", game.render()]))
+            if step < total and not _next_step(auto, delay):
+                click.echo(f"Replay stopped at step {step} of {total}.")
+                return
+    if not saved.matches(game, record):
+        raise click.ClickException(f"the replay does NOT end as recorded: recorded {record['outcome']}, "
+                                   f"replayed {saved.outcome(game)}")
+    click.echo(f"The replay ends as recorded: {record['outcome']}")
+
+
+def _next_step(auto: bool, delay: float) -> bool:
+    """Wait before the next replay step; False when the person stops."""
+    if auto:
+        time.sleep(delay)
+        return True
+    click.echo("[Enter: next step, q: stop] ", nl=False)
+    line = sys.stdin.readline()
+    return bool(line) and line.strip().lower() != "q"

@@ -1,0 +1,62 @@
+"""Baseline agents for Tribune, and ``make_agent`` to build one from a short text spec.
+
+Specs, as the command line takes them: ``random``, ``heuristic``, ``ismcts`` with options
+(``ismcts:seconds=0.25``, ``ismcts:iterations=400``), and ``model:PATH`` for a trained
+stable-baselines3 / sb3-contrib policy saved as a .zip.
+"""
+from __future__ import annotations
+
+import importlib
+
+from tribune_env.errors import ConfigError
+
+from .base import Agent, RandomAgent
+
+# name -> (module, class); modules are imported on demand
+REGISTRY = {
+    "random": ("agents.base", "RandomAgent"),
+    "heuristic": ("agents.heuristic", "HeuristicAgent"),
+    "ismcts": ("agents.ismcts", "ISMCTSAgent"),
+    "model": ("agents.model", "ModelAgent"),
+}
+
+
+def _value(text: str):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``"ismcts:seconds=0.25,iterations=100"`` -> ("ismcts", {"seconds": 0.25, "iterations": 100})."""
+    name, _, rest = spec.strip().partition(":")
+    if name not in REGISTRY:
+        raise ConfigError(f"unknown agent {name!r} in {spec!r}; known: {sorted(REGISTRY)}")
+    if name == "model":
+        if not rest:
+            raise ConfigError("a model agent needs a path: model:PATH.zip")
+        return name, {"path": rest}
+    options = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ConfigError(f"agent option {item!r} in {spec!r} is not key=value")
+        options[key.strip()] = _value(value.strip())
+    return name, options
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build an agent from its spec; unknown names or options raise ConfigError."""
+    name, options = parse_spec(spec)
+    module, cls = REGISTRY[name]
+    agent_class = getattr(importlib.import_module(module), cls)
+    try:
+        return agent_class(seed=seed, **options)
+    except TypeError as exc:
+        raise ConfigError(f"bad options for agent {name!r} in {spec!r}: {exc}") from None
+
+
+__all__ = ["Agent", "RandomAgent", "REGISTRY", "make_agent", "parse_spec"]

@@ -1,0 +1,41 @@
+"""The agent interface shared by every baseline, the tournaments and the environments.
+
+An agent plays one seat. At each of its decisions it receives its observation, the legal
+action mask and a :class:`tribune_env.PlayerView` (its seat, the action labels and
+``determinize`` for search under hidden information), and returns an action. ``reset``
+starts a new game, reseeding the agent's own generator so that games are reproducible.
+Any agent is also an opponent policy for :class:`tribune_env.SingleAgentEnv`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Agent:
+    """Base class: subclasses implement :meth:`act`; ``name`` labels them in results."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new game begins; with `seed`, the agent's generator starts afresh from it."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view) -> int:
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def act(self, observation, action_mask, view=None) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(len(legal))])

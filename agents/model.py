@@ -1,0 +1,72 @@
+"""A trained sb3-contrib MaskablePPO policy, loaded from its .zip, as an agent.
+
+The policy's action distribution is masked to the legal actions; the agent plays the most
+probable one, or samples with its own seeded generator when ``deterministic=False``, so
+games stay reproducible. ``act_batch`` decides for many games in one forward pass (used
+by :class:`tribune_env.VectorEnv` when a snapshot is an opponent).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tribune_env.errors import ConfigError
+
+from .base import Agent
+
+
+class ModelAgent(Agent):
+    """Options: ``path`` to the saved model (.zip), ``deterministic`` (default True)."""
+
+    name = "model"
+
+    def __init__(self, seed=None, path: str | None = None, deterministic: bool = True, model=None):
+        super().__init__(seed)
+        if model is None:
+            model = load_model(path)
+        self.model = model
+        self.deterministic = deterministic in (True, 1, "true", "True")
+        self.name = f"model:{Path(path).name}" if path else "model"
+
+    def act(self, observation, action_mask, view=None) -> int:
+        return int(self.act_batch(observation[None], action_mask[None])[0])
+
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        probs = self.probabilities(observations, action_masks)
+        if self.deterministic:
+            return probs.argmax(axis=1)
+        cumulative = probs.cumsum(axis=1)
+        u = self.rng.random(len(probs)) * cumulative[:, -1]
+        return np.minimum((cumulative <= u[:, None]).sum(axis=1), probs.shape[1] - 1)
+
+    def probabilities(self, observations, action_masks) -> np.ndarray:
+        """The policy's action probabilities, restricted to the legal actions."""
+        import torch
+        policy = self.model.policy
+        masks = np.asarray(action_masks, dtype=bool)
+        with torch.no_grad():
+            obs, _ = policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
+            distribution = policy.get_distribution(obs, action_masks=masks)
+            probs = distribution.distribution.probs.cpu().numpy().astype(np.float64)
+        return np.where(masks, probs, 0.0)
+
+
+def load_model(path):
+    """Load a MaskablePPO .zip, checking it was trained on Tribune's spaces."""
+    if not path or not Path(path).is_file():
+        raise ConfigError(f"no model file at {path!r}")
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError:
+        raise ConfigError("model agents need the train extra: pip install -e '.[train]'") from None
+    try:
+        model = MaskablePPO.load(path, device="cpu")
+    except Exception as exc:                      # a zip of another kind, or a corrupt file
+        raise ConfigError(f"{path} is not a MaskablePPO model: {exc}") from None
+    from tribune_env import Game
+    game = Game(2, seed=0, log=False)
+    if model.observation_space.shape != (game.obs_layout.size,) or model.action_space.n != game.A.size:
+        raise ConfigError(f"{path} was trained on other spaces: observation {model.observation_space.shape}, "
+                          f"{model.action_space.n} actions (Tribune: {game.obs_layout.size}, {game.A.size})")
+    return model

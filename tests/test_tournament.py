@@ -1,0 +1,255 @@
+"""Tournaments: seeded and worker-independent results, fair seating, intervals, ratings,
+records that replay exactly, and the `tribune tournament` / `tribune replay` commands."""
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from openskill.models import PlackettLuce
+
+import agents
+from agents import Agent
+from training import records
+from training import tournament as t
+from training.games import ending
+from training.stats import ratings, wilson
+from tribune_env import Game, IllegalActionError
+from tribune_env.cli import main
+
+SHORT = {"num_players": 3, "victory_card": None, "point_variant": False, "round_limit": 4}
+
+
+class FirstLegal(Agent):
+    """Always the lowest legal action: deterministic, and unlike a random player."""
+
+    name = "first"
+
+    def act(self, observation, action_mask, view):
+        return int(np.flatnonzero(action_mask)[0])
+
+
+class Illegal(Agent):
+    """Always an action that is not legal."""
+
+    def act(self, observation, action_mask, view):
+        return int(np.flatnonzero(action_mask == 0)[0])
+
+
+@pytest.fixture(autouse=True)
+def test_agents(monkeypatch):
+    """Specs ``first`` and ``illegal`` for the agents above (forked workers inherit them)."""
+    monkeypatch.setitem(agents.REGISTRY, "first", (__name__, "FirstLegal"))
+    monkeypatch.setitem(agents.REGISTRY, "illegal", (__name__, "Illegal"))
+
+
+def reproducible(summary: dict) -> dict:
+    """A summary without its wall-clock timing."""
+    return {k: v for k, v in summary.items() if k != "timing"}
+
+
+def tournament(specs, games=6, seed=0, workers=1, settings=SHORT, **kw):
+    results = t.run(specs, games, seed, settings, workers, **kw)
+    return results, t.summarize(results, specs, seed, settings)
+
+
+# ----------------------------------------------------------------- statistics
+def test_wilson_interval_known_values():
+    assert wilson(8, 10) == pytest.approx((0.4902, 0.9433), abs=5e-5)
+    low, high = wilson(0, 10)
+    assert low == 0 and high == pytest.approx(0.2775, abs=5e-5)
+    assert wilson(10, 10) == pytest.approx((1 - 0.2775, 1.0), abs=5e-5)
+    low, high = wilson(2.5, 5)                          # shared wins count fractionally
+    assert low + high == pytest.approx(1.0)
+
+
+def test_ratings_match_openskill_and_reward_the_winner():
+    [[a], [b]] = PlackettLuce().rate([[PlackettLuce().rating()], [PlackettLuce().rating()]], ranks=[1, 2])
+    winner, loser = ratings(2, [([1, 0], [1, 2])])[::-1]        # entrant 1 in seat 0 wins
+    assert winner["mu"] > 25 > loser["mu"]
+    assert (winner["mu"], winner["sigma"], loser["mu"]) == pytest.approx((a.mu, a.sigma, b.mu))
+    assert winner["ordinal"] == pytest.approx(a.ordinal())
+    tied = ratings(3, [([0, 1, 2], [1, 1, 3])])
+    assert tied[0]["mu"] == pytest.approx(tied[1]["mu"]) and tied[1]["mu"] > tied[2]["mu"]
+
+
+def test_ratings_follow_the_games_in_order():
+    model = PlackettLuce()
+    x, y, z = (model.rating() for _ in range(3))
+    [[x], [y], [z]] = model.rate([[x], [y], [z]], ranks=[2, 1, 3])
+    [[z], [x], [y]] = model.rate([[z], [x], [y]], ranks=[1, 2, 2])
+    ours = ratings(3, [([0, 1, 2], [2, 1, 3]), ([2, 0, 1], [1, 2, 2])])
+    assert [r["mu"] for r in ours] == pytest.approx([x.mu, y.mu, z.mu])
+    assert [r["sigma"] for r in ours] == pytest.approx([x.sigma, y.sigma, z.sigma])
+
+
+def test_ending_counts_wins_ranks_and_objectives():
+    game = Game(3, seed=4, log=False)
+    rng = np.random.default_rng(0)
+    while not game.is_over:
+        legal = game.legal_actions()
+        game.step(int(legal[rng.integers(len(legal))]))
+    end = ending(game)
+    assert end["ending"] == "victory card" and len(end["winners"]) == 1
+    w = end["winners"][0]
+    assert end["wins"][w] == 1 and sum(end["wins"]) == 1 and end["ranks"][w] == 1
+    losers = [p for p in range(3) if p != w]                    # after the winner, by score
+    for p in losers:
+        assert end["ranks"][p] == 2 + sum(end["scores"][q] > end["scores"][p] for q in losers)
+    met = game.objectives()[w]
+    assert len(end["objectives"]) == met.sum() and end["rounds"] == game.round
+
+
+# ----------------------------------------------------------------- scheduling and fairness
+def test_every_deal_is_played_in_every_rotation():
+    jobs = t.schedule(3, 7, seed=5)                     # rounded up to whole deals
+    assert len(jobs) == 9 and [j.index for j in jobs] == list(range(9))
+    for deal in range(3):
+        block = [j for j in jobs if j.deal == deal]
+        assert len({j.seed for j in block}) == 1
+        for entrant in range(3):                        # each entrant in each seat once per deal
+            assert sorted(j.seating.index(entrant) for j in block) == [0, 1, 2]
+    assert len({j.seed for j in jobs}) == 3
+    assert t.schedule(3, 7, seed=5) == jobs and t.schedule(3, 7, seed=6)[0].seed != jobs[0].seed
+
+
+def test_seats_are_shared_equally_and_identical_agents_score_identically():
+    _, summary = tournament(["random", "random", "random"], games=9)
+    for entrant in summary["entrants"]:
+        assert entrant["seats"] == [3, 3, 3]
+    # same deal and same seat seeds in every rotation: identical agents meet identical luck
+    first = summary["entrants"][0]
+    for other in summary["entrants"][1:]:
+        assert (other["wins"], other["mean_score"], other["mean_rank"]) == \
+            (first["wins"], first["mean_score"], first["mean_rank"])
+
+
+def test_results_depend_on_the_seed_alone_not_on_the_worker_count():
+    specs = ["first", "random", "random"]
+    one, summary_one = tournament(specs, workers=1)
+    two, summary_two = tournament(specs, workers=2)
+    _, summary_again = tournament(specs, workers=1)
+    assert reproducible(summary_one) == reproducible(summary_two) == reproducible(summary_again)
+    strip = [{k: v for k, v in r.items() if k != "seat_think"} for r in one]
+    assert strip == [{k: v for k, v in r.items() if k != "seat_think"} for r in two]
+    _, other_seed = tournament(specs, seed=1)
+    assert reproducible(other_seed)["entrants"] != reproducible(summary_one)["entrants"]
+
+
+def test_summary_groups_entrants_and_specs_and_counts_endings():
+    results, summary = tournament(["first", "random", "random"], games=6)
+    assert [e["label"] for e in summary["entrants"]] == ["#0 first", "#1 random", "#2 random"]
+    by_spec = {s["spec"]: s for s in summary["specs"]}
+    assert by_spec["first"]["games"] == 6 and by_spec["random"]["games"] == 12
+    assert by_spec["random"]["wins"] == summary["entrants"][1]["wins"] + summary["entrants"][2]["wins"]
+    assert sum(e["wins"] for e in summary["entrants"]) == sum(1 for r in results if r["winners"])
+    assert sum(summary["games"]["endings"].values()) == 6
+    assert summary["games"]["endings"].get("truncated", 0) == sum(r["ending"] == "truncated" for r in results)
+    for e in summary["entrants"]:
+        assert e["win_ci"] == list(wilson(e["wins"], e["games"]))
+        assert 1 <= e["mean_rank"] <= 3
+    assert set(summary["timing"]["seconds_per_decision"]) == {"#0 first", "#1 random", "#2 random"}
+
+
+def test_an_illegal_action_is_reported_with_the_agent():
+    with pytest.raises(IllegalActionError, match=r"game 0 .*agent '#1 illegal' in seat 1"):
+        tournament(["random", "illegal"], games=2, settings={**SHORT, "num_players": 2})
+
+
+# ----------------------------------------------------------------- records
+@pytest.mark.parametrize("card", [None, "cursus-honorum"])
+def test_records_replay_to_the_same_final_state(card):
+    settings = {**SHORT, "victory_card": card}
+    results, _ = tournament(["first", "random", "random"], settings=settings, keep_records=True)
+    for result in results:
+        record = json.loads(json.dumps(result["record"]))           # as read back from a file
+        assert record["config"]["victory_card_drawn"] == (card is None)
+        for game, step, _ in records.replay(record):
+            pass
+        assert step == len(record["actions"]) == result["decisions"]
+        assert records.matches(game, record)
+        assert game.scores().tolist() == result["scores"] and game.winners() == result["winners"]
+
+
+# ----------------------------------------------------------------- the commands
+def test_tournament_command_writes_every_output(tmp_path):
+    out, saved = tmp_path / "out", tmp_path / "games.jsonl"
+    result = CliRunner().invoke(main, ["tournament", "first", "random", "--games", "4", "--round-limit", "3",
+                                       "--workers", "1", "--seed", "2", "--out", str(out), "--records", str(saved)])
+    assert result.exit_code == 0, result.output
+    assert "#0 first" in result.output and "win rate [95% CI]" in result.output
+    assert "4 games (2 deals x 2 seatings), seed 2" in result.output
+    summary = json.loads((out / "results.json").read_text())
+    assert summary["settings"]["round_limit"] == 3 and summary["games"]["count"] == 4
+    rows = list(csv.DictReader((out / "games.csv").open()))
+    assert [int(r["game"]) for r in rows] == [0, 1, 2, 3]
+    assert rows[1]["seat_0"] == "#1 random" and rows[1]["seat_1"] == "#0 first"
+    assert (out / "tournament.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(saved.read_text().splitlines()) == 4
+    replay = CliRunner().invoke(main, ["replay", str(saved), "--game", "3", "--auto"])
+    assert replay.exit_code == 0, replay.output
+    assert "The replay ends as recorded" in replay.output and "Game over" in replay.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["random"], "2 to 5"),
+    (["random"] * 6, "2 to 5"),
+    (["random", "nobody"], "unknown agent 'nobody'"),
+    (["random", "random:speed=2"], "bad options for agent 'random'"),
+    (["random", "random", "--victory-card", "quinque-viri"], "not for 2 players"),
+    (["random", "illegal", "--games", "2", "--round-limit", "2", "--workers", "1"], "agent '#1 illegal'"),
+])
+def test_tournament_command_rejects_bad_input(args, message):
+    result = CliRunner().invoke(main, ["tournament", *args])
+    assert result.exit_code != 0 and message in result.output
+    assert isinstance(result.exception, SystemExit)                 # a message, not a traceback
+
+
+def test_replay_waits_for_enter_and_stops_on_q(tmp_path):
+    results, _ = tournament(["random", "random", "random"], games=3, keep_records=True)
+    saved = tmp_path / "games.jsonl"
+    records.write(saved, [r["record"] for r in results])
+    result = CliRunner().invoke(main, ["replay", str(saved), "--game", "1"], input="\n\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "--- step 2 of" in result.output and "--- step 3 of" not in result.output
+    assert "Replay stopped at step 2" in result.output
+
+
+def test_replay_detects_a_record_that_does_not_end_as_stored(tmp_path):
+    results, _ = tournament(["random", "random", "random"], games=3, keep_records=True)
+    record = results[0]["record"]
+    record["outcome"]["scores"][0] += 1
+    saved = tmp_path / "games.jsonl"
+    records.write(saved, [record])
+    result = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
+    assert result.exit_code == 1 and "does NOT end as recorded" in result.output
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json\n", "line 1: not JSON"),
+    ('{"format": "something else"}\n', "not a 'tribune-record' record"),
+    ('{"format": "tribune-record", "version": 9}\n', "record version 9"),
+    ('{"format": "tribune-record", "version": 1, "config": {}, "agents": [], "actions": 3, "outcome": {}}\n',
+     "'actions' is missing or not a list"),
+    ('{"format": "tribune-record", "version": 1, "config": {}, "agents": [], "actions": [], "outcome": {}}\n',
+     "record config is missing"),
+    ("\n", "holds 0 game record(s)"),
+])
+def test_replay_reports_bad_files_clearly(tmp_path, content, message):
+    saved = tmp_path / "bad.jsonl"
+    saved.write_text(content)
+    result = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
+    assert result.exit_code == 1 and message in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_replay_reports_an_unplayable_action(tmp_path):
+    results, _ = tournament(["random", "random", "random"], games=3, keep_records=True)
+    record = results[0]["record"]
+    record["actions"][5] = 9999
+    saved = tmp_path / "games.jsonl"
+    records.write(saved, [record])
+    result = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
+    assert result.exit_code == 1 and "step 6 of the record cannot be played" in result.output

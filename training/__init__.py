@@ -1,0 +1,1 @@
+"""Agents against each other: tournaments with ratings, a person at the table, saved games replayed."""

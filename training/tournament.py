@@ -1,0 +1,147 @@
+"""Tournaments: every rotation of the seating on every deal, played over processes, summarised.
+
+Fairness: `deals` seeds are drawn from the tournament seed; each deal is played once per
+rotation of the seating, so every entrant sits in every seat on the same deals. Each
+agent is reset before a game with a seed derived from the deal and its seat, so the luck
+of a seat is the same whoever sits there (identical agents get identical results).
+Results depend on the seed alone: games are independent and gathered in order, and the
+ratings are updated game by game in that order, whatever the number of processes.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+from tqdm import tqdm
+
+from agents import make_agent
+from tribune_env import Game, IllegalActionError
+
+from . import records
+from .games import derive_seed, ending, play_out, reset_agents
+from .stats import ratings, wilson
+
+
+@dataclass(frozen=True)
+class Job:
+    index: int
+    deal: int
+    rotation: int
+    seed: int
+    seating: tuple          # entrant per seat
+
+
+def label(entrant: int, spec: str) -> str:
+    return f"#{entrant} {spec}"
+
+
+def schedule(num_entrants: int, games: int, seed: int) -> list[Job]:
+    """Whole deals of `num_entrants` rotations each, at least `games` games in all."""
+    n, jobs = num_entrants, []
+    for deal in range(-(-games // n)):
+        deal_seed = derive_seed(seed, deal)
+        for rotation in range(n):
+            jobs.append(Job(len(jobs), deal, rotation, deal_seed,
+                            tuple((seat - rotation) % n for seat in range(n))))
+    return jobs
+
+
+# The agents of this process, one per (spec, seat), made once and reset before each game.
+_agents: dict = {}
+
+
+def _fresh_agents():
+    _agents.clear()
+
+
+def _agent(spec: str, seat: int):
+    if (spec, seat) not in _agents:
+        _agents[spec, seat] = make_agent(spec)
+    return _agents[spec, seat]
+
+
+def play_job(job: Job, specs: list, settings: dict, keep_record: bool) -> dict:
+    """Play one scheduled game; the result is plain data (it crosses processes)."""
+    game = Game(**settings, seed=job.seed, log=False)
+    seated = [specs[e] for e in job.seating]
+    agents = [_agent(spec, seat) for seat, spec in enumerate(seated)]
+    reset_agents(agents, job.seed)
+    try:
+        played = play_out(game, agents, [label(e, specs[e]) for e in job.seating])
+    except IllegalActionError as exc:
+        raise IllegalActionError(f"game {job.index} (seed {job.seed}): {exc}") from None
+    result = {"game": job.index, "deal": job.deal, "rotation": job.rotation, "seed": job.seed,
+              "seating": list(job.seating), "decisions": len(played.actions), **ending(game),
+              "seat_decisions": played.decisions, "seat_think": played.think}
+    if keep_record:
+        drawn = settings["victory_card"] is None and not settings["point_variant"]
+        result["record"] = records.make(game, job.seed, drawn, seated, played.actions, game=job.index)
+    return result
+
+
+def run(specs: list, games: int, seed: int, settings: dict, workers: int | None = None,
+        keep_records: bool = False) -> list[dict]:
+    """Play the tournament; one result per game, in schedule order."""
+    jobs = schedule(len(specs), games, seed)
+    play = partial(play_job, specs=list(specs), settings=settings, keep_record=keep_records)
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    bar = partial(tqdm, total=len(jobs), unit="game", disable=None)
+    _fresh_agents()
+    if workers == 1:
+        return list(bar(map(play, jobs)))
+    with ProcessPoolExecutor(workers, initializer=_fresh_agents) as pool:
+        return list(bar(pool.map(play, jobs)))
+
+
+def _appearances(results: list, specs: list) -> list[dict]:
+    """One row per entrant per game."""
+    return [{"entrant": e, "spec": specs[e], "seat": seat, "win": r["wins"][seat], "score": r["scores"][seat],
+             "rank": r["ranks"][seat], "decisions": r["seat_decisions"][seat], "think": r["seat_think"][seat]}
+            for r in results for seat, e in enumerate(r["seating"])]
+
+
+def _aggregate(rows: list) -> dict:
+    games, wins = len(rows), sum(r["win"] for r in rows)
+    return {"games": games, "wins": wins, "win_rate": wins / games, "win_ci": list(wilson(wins, games)),
+            "mean_score": float(np.mean([r["score"] for r in rows])),
+            "mean_rank": float(np.mean([r["rank"] for r in rows]))}
+
+
+def _seconds_per_decision(rows: list) -> float:
+    return sum(r["think"] for r in rows) / max(1, sum(r["decisions"] for r in rows))
+
+
+def summarize(results: list, specs: list, seed: int, settings: dict) -> dict:
+    """Everything the tournament shows: per entrant, per spec, ratings, how games ended.
+
+    All but ``timing`` (wall-clock) is a function of the seed.
+    """
+    n = len(specs)
+    rows = _appearances(results, specs)
+    rated = ratings(n, ((r["seating"], r["ranks"]) for r in results))
+    seats = Counter((r["entrant"], r["seat"]) for r in rows)
+    entrants = [{"entrant": e, "spec": spec, "label": label(e, spec),
+                 "seats": [seats[e, s] for s in range(n)],
+                 **_aggregate([r for r in rows if r["entrant"] == e]), "rating": rated[e]}
+                for e, spec in enumerate(specs)]
+    by_spec = [{"spec": spec, **_aggregate([r for r in rows if r["spec"] == spec])}
+               for spec in dict.fromkeys(specs)]
+    return {
+        "format": "tribune-tournament", "version": 1,
+        "settings": {"agents": list(specs), "seed": seed, "games": len(results), "deals": len(results) // n,
+                     **settings},
+        "entrants": entrants,
+        "specs": by_spec,
+        "games": {"count": len(results),
+                  "mean_rounds": float(np.mean([r["rounds"] for r in results])),
+                  "mean_decisions": float(np.mean([r["decisions"] for r in results])),
+                  "endings": dict(Counter(r["ending"] for r in results)),
+                  "winning_objectives": dict(Counter("+".join(r["objectives"]) for r in results
+                                                     if r["objectives"]).most_common())},
+        "timing": {"seconds_per_decision": {e["label"]: _seconds_per_decision(
+            [r for r in rows if r["entrant"] == e["entrant"]]) for e in entrants}},
+    }
