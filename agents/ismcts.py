@@ -1,0 +1,174 @@
+"""Information-set Monte Carlo tree search (single-observer IS-MCTS, Cowling et al. 2012).
+
+Each iteration plays in one *determinisation*: a full game consistent with what the
+searching seat knows (:meth:`tribune_env.PlayerView.determinize`), so hidden cards and
+sealed bids are sampled rather than peeked at. The tree is keyed by action sequences
+from the current decision; a node's statistics hold one value per seat, and the seat to
+act at a node picks by UCB on its own value, counting a child as available only in the
+determinisations where it is legal. A leaf is valued by a short rollout (random moves, or the
+:class:`~agents.heuristic.HeuristicAgent`'s) and then the position evaluation of
+:mod:`agents.evaluation`, or by the final rewards if the game has ended. With
+``guide="heuristic"`` a node first expands the move the heuristic would play there, so the
+search spends its first visits on sensible lines. The most visited action at the root is
+played.
+
+Determinising costs about ten times a clone, so a decision samples a pool of
+determinisations once and iterations cycle through clones of them.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from tribune_env.errors import ConfigError
+from tribune_env.rewards import final_rewards
+
+from .base import Agent
+from .evaluation import evaluate
+
+
+POLICIES = ("random", "heuristic")
+
+
+class Node:
+    """Statistics of one action sequence: visits, availability and summed values per seat."""
+
+    __slots__ = ("children", "visits", "available", "total")
+
+    def __init__(self, num_players: int):
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = np.zeros(num_players)
+
+
+class ISMCTSAgent(Agent):
+    """IS-MCTS with a budget of `iterations` and/or `seconds` per decision.
+
+    Options: ``iterations`` (default 200; 0 for no limit), ``seconds`` (default 0.25; 0 for
+    no limit), ``exploration`` (UCB constant, default 0.7), ``rollout`` (moves before the
+    evaluation, default 8), ``policy`` (who plays the rollout moves: ``random`` or
+    ``heuristic``), ``guide`` (``heuristic`` to expand the heuristic's move first, or
+    ``none``), ``prior`` (weight of a PUCT-style bonus for the heuristic's move at the root,
+    default 0), ``determinizations`` (size of the pool, default 16).
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed=None, iterations: int = 200, seconds: float = 0.25,
+                 exploration: float = 0.7, rollout: int = 8, policy: str = "random",
+                 guide: str = "none", prior: float = 0.0, determinizations: int = 16):
+        super().__init__(seed)
+        if iterations < 0 or seconds < 0 or not (iterations or seconds):
+            raise ConfigError("ismcts needs a budget: iterations > 0 and/or seconds > 0, neither negative")
+        if rollout < 0 or determinizations < 1 or exploration < 0:
+            raise ConfigError("ismcts: rollout >= 0, determinizations >= 1 and exploration >= 0 are needed")
+        if policy not in POLICIES or guide not in ("none", "heuristic"):
+            raise ConfigError(f"ismcts: policy must be one of {POLICIES} and guide 'none' or 'heuristic', "
+                              f"got {policy!r} and {guide!r}")
+        self.iterations, self.seconds = int(iterations), float(seconds)
+        self.exploration, self.rollout, self.pool = float(exploration), int(rollout), int(determinizations)
+        self.heuristic = None
+        self.prior = float(prior)
+        if policy == "heuristic" or guide == "heuristic" or self.prior:
+            from .heuristic import HeuristicAgent
+            self.heuristic = HeuristicAgent(seed=seed)
+        self.policy, self.guide = policy, guide
+        self.last_iterations = 0
+
+    def reset(self, seed=None) -> None:
+        super().reset(seed)
+        if self.heuristic is not None:
+            self.heuristic.reset(seed)
+
+    def act(self, observation, action_mask, view) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        deadline = time.perf_counter() + 0.9 * self.seconds if self.seconds else math.inf  # margin: one iteration
+        root = self._root = Node(view.num_players)
+        self._favourite = -1
+        if self.prior:          # the heuristic's move now, from the real view: a bonus at the root
+            self._favourite = self.heuristic.act(observation, action_mask, view)
+        worlds = [self._world(view) for _ in range(self.pool)]
+        done = 0
+        while (not self.iterations or done < self.iterations) and time.perf_counter() < deadline:
+            self._iterate(root, worlds[done % self.pool].clone())
+            done += 1
+        self.last_iterations = done
+        best = max(root.children.items(), key=lambda item: item[1].visits)[0] if root.children else None
+        return int(best) if best is not None and action_mask[best] else int(legal[0])
+
+    def _world(self, view):
+        game = view.determinize(self.rng)
+        game.log = None                  # a search copy keeps no readable log
+        return game
+
+    def _iterate(self, root: Node, game) -> None:
+        """Select and expand in `game` (a clone of one world), evaluate, back up."""
+        path = [root]
+        node = root
+        while not game.is_over:
+            player = game.current_player
+            legal = np.flatnonzero(game.legal_mask())
+            untried = [a for a in legal if a not in node.children]
+            for a in legal:
+                child = node.children.get(a)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = self._expansion(game, untried)
+                child = node.children[action] = Node(len(root.total))
+                child.available = 1
+                game.step(action)
+                path.append(child)
+                break
+            action = self._select(node, legal, player)
+            game.step(action)
+            node = node.children[action]
+            path.append(node)
+        value = self._value(game)
+        for visited in path:
+            visited.visits += 1
+            visited.total += value
+
+    def _expansion(self, game, untried: list) -> int:
+        """The heuristic's move if it is untried and guiding, else a random untried one."""
+        if self.guide == "heuristic":
+            action = self._heuristic_move(game)
+            if action in untried:
+                return action
+        return int(untried[self.rng.integers(len(untried))])
+
+    def _heuristic_move(self, game) -> int:
+        """The heuristic's move in a determinised world (already a sample: no re-deal)."""
+        return self.heuristic.choose(game)
+
+    def _select(self, node: Node, legal, player: int) -> int:
+        """UCB over the legal children, on the value of the seat to act (plus the root's prior)."""
+        best, best_score = -1, -math.inf
+        for a in legal:
+            child = node.children[a]
+            score = child.total[player] / child.visits + \
+                self.exploration * math.sqrt(math.log(child.available) / child.visits)
+            if node is self._root and a == self._favourite:
+                score += self.prior * math.sqrt(node.visits) / (1 + child.visits)
+            if score > best_score:
+                best, best_score = int(a), score
+        return best
+
+    def _value(self, game) -> np.ndarray:
+        """Final rewards if the game is over, else a short rollout and the evaluation."""
+        for _ in range(self.rollout):
+            if game.is_over:
+                break
+            if self.policy == "heuristic":
+                game.step(self._heuristic_move(game))
+            else:
+                legal = game.legal_actions()
+                game.step(int(legal[self.rng.integers(len(legal))]))
+        if game.is_over:
+            return final_rewards(game, "win")
+        return np.array([evaluate(game, p) for p in range(game.n)])
