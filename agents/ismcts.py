@@ -30,6 +30,8 @@ from .evaluation import evaluate
 
 
 POLICIES = ("random", "heuristic")
+HORIZONS = ("moves", "round")
+ROUND_ROLLOUT = 2000        # moves at most in a rollout to the end of the round
 
 
 class Node:
@@ -48,18 +50,22 @@ class ISMCTSAgent(Agent):
     """IS-MCTS with a budget of `iterations` and/or `seconds` per decision.
 
     Options: ``iterations`` (default 200; 0 for no limit), ``seconds`` (default 0.25; 0 for
-    no limit), ``exploration`` (UCB constant, default 0.7), ``rollout`` (moves before the
-    evaluation, default 8), ``policy`` (who plays the rollout moves: ``random`` or
+    no limit), ``exploration`` (UCB constant, default 0.7), ``horizon`` (``round``, the
+    default: roll out to the end of the round, where placements have paid off; ``moves``:
+    ``rollout`` moves, default 8), ``policy`` (who plays the rollout moves: ``random`` or
     ``heuristic``), ``guide`` (``heuristic`` to expand the heuristic's move first, or
-    ``none``), ``prior`` (weight of a PUCT-style bonus for the heuristic's move at the root,
-    default 0), ``determinizations`` (size of the pool, default 16).
+    ``none``), ``prior`` (weight of a PUCT-style bonus for the heuristic's move at the
+    root, default 1; 0 for none), ``opponents`` (``search``: other seats choose by UCB on
+    their own values; ``heuristic``: they are modelled as playing the heuristic's moves),
+    ``determinizations`` (size of the pool, default 16).
     """
 
     name = "ismcts"
 
     def __init__(self, seed=None, iterations: int = 200, seconds: float = 0.25,
                  exploration: float = 0.7, rollout: int = 8, policy: str = "random",
-                 guide: str = "none", prior: float = 0.0, determinizations: int = 16):
+                 guide: str = "none", prior: float = 1.0, opponents: str = "search",
+                 horizon: str = "round", determinizations: int = 16):
         super().__init__(seed)
         if iterations < 0 or seconds < 0 or not (iterations or seconds):
             raise ConfigError("ismcts needs a budget: iterations > 0 and/or seconds > 0, neither negative")
@@ -71,8 +77,14 @@ class ISMCTSAgent(Agent):
         self.iterations, self.seconds = int(iterations), float(seconds)
         self.exploration, self.rollout, self.pool = float(exploration), int(rollout), int(determinizations)
         self.heuristic = None
+        if horizon not in HORIZONS:
+            raise ConfigError(f"ismcts: horizon must be one of {HORIZONS}, got {horizon!r}")
+        self.horizon = horizon
+        if opponents not in ("search", "heuristic"):
+            raise ConfigError(f"ismcts: opponents must be 'search' or 'heuristic', got {opponents!r}")
         self.prior = float(prior)
-        if policy == "heuristic" or guide == "heuristic" or self.prior:
+        self.model_opponents = opponents == "heuristic"
+        if policy == "heuristic" or guide == "heuristic" or self.prior or self.model_opponents:
             from .heuristic import HeuristicAgent
             self.heuristic = HeuristicAgent(seed=seed)
         self.policy, self.guide = policy, guide
@@ -89,6 +101,7 @@ class ISMCTSAgent(Agent):
             return int(legal[0])
         deadline = time.perf_counter() + 0.9 * self.seconds if self.seconds else math.inf  # margin: one iteration
         root = self._root = Node(view.num_players)
+        self._seat = view.seat
         self._favourite = -1
         if self.prior:          # the heuristic's move now, from the real view: a bonus at the root
             self._favourite = self.heuristic.act(observation, action_mask, view)
@@ -98,7 +111,8 @@ class ISMCTSAgent(Agent):
             self._iterate(root, worlds[done % self.pool].clone())
             done += 1
         self.last_iterations = done
-        best = max(root.children.items(), key=lambda item: item[1].visits)[0] if root.children else None
+        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total[view.seat]))[0] \
+            if root.children else None
         return int(best) if best is not None and action_mask[best] else int(legal[0])
 
     def _world(self, view):
@@ -112,6 +126,12 @@ class ISMCTSAgent(Agent):
         node = root
         while not game.is_over:
             player = game.current_player
+            if self.model_opponents and player != self._seat:
+                action = self._heuristic_move(game)     # the opponent model answers; no branching
+                node = node.children.setdefault(action, Node(len(root.total)))
+                game.step(action)
+                path.append(node)
+                continue
             legal = np.flatnonzero(game.legal_mask())
             untried = [a for a in legal if a not in node.children]
             for a in legal:
@@ -161,8 +181,10 @@ class ISMCTSAgent(Agent):
 
     def _value(self, game) -> np.ndarray:
         """Final rewards if the game is over, else a short rollout and the evaluation."""
-        for _ in range(self.rollout):
-            if game.is_over:
+        start = game.round
+        moves = ROUND_ROLLOUT if self.horizon == "round" else self.rollout
+        for _ in range(moves):
+            if game.is_over or game.round != start and self.horizon == "round":
                 break
             if self.policy == "heuristic":
                 game.step(self._heuristic_move(game))

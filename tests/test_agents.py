@@ -26,6 +26,8 @@ def test_specs_parse_into_names_and_options():
 @pytest.mark.parametrize("spec, message", [
     ("greedy", "unknown agent"), ("ismcts:seconds", "not key=value"), ("model", "needs a path"),
     ("ismcts:depth=3", "bad options"), ("ismcts:iterations=0,seconds=0", "budget"),
+    ("ismcts:policy=greedy", "policy must be"), ("ismcts:horizon=game", "horizon must be"),
+    ("ismcts:opponents=random", "opponents must be"),
     ("model:/nonexistent.zip", "no model file"),
 ])
 def test_bad_specs_name_the_problem(spec, message):
@@ -48,11 +50,16 @@ def test_random_agent_is_reproducible_from_its_seed():
     assert actions(1) == actions(1) != actions(2)
 
 
-@pytest.mark.parametrize("n, variant", [(2, {}), (3, {"point_variant": True}), (5, {"auto_forced": False})])
-def test_ismcts_plays_legal_games(n, variant):
-    game = Game(n, seed=n, log=False, round_limit=3, **variant)
-    agents = [ISMCTSAgent(iterations=20, seconds=0, rollout=2, determinizations=4)] + \
-        [RandomAgent() for _ in range(n - 1)]
+@pytest.mark.parametrize("n, variant, options", [
+    (2, {}, {}),
+    (3, {"point_variant": True}, {"horizon": "round", "prior": 1.0}),
+    (4, {}, {"policy": "heuristic", "guide": "heuristic", "opponents": "heuristic"}),
+    (5, {"auto_forced": False}, {"rollout": 0}),
+])
+def test_ismcts_plays_legal_games(n, variant, options):
+    game = Game(n, seed=n, log=False, round_limit=2, **variant)
+    search = ISMCTSAgent(**{"iterations": 12, "seconds": 0, "rollout": 2, "determinizations": 4, **options})
+    agents = [search] + [RandomAgent() for _ in range(n - 1)]
     assert play(game, agents).is_over
 
 

@@ -65,6 +65,13 @@ def test_wilson_interval_known_values():
     assert low + high == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("wins, games", [(200, 200), (0, 200), (7, 7), (1, 3)])
+def test_wilson_interval_holds_the_observed_rate(wins, games):
+    """Even where rounding bites (all or no wins), so error bars are never negative."""
+    low, high = wilson(wins, games)
+    assert 0 <= low <= wins / games <= high <= 1
+
+
 def test_ratings_match_openskill_and_reward_the_winner():
     [[a], [b]] = PlackettLuce().rate([[PlackettLuce().rating()], [PlackettLuce().rating()]], ranks=[1, 2])
     winner, loser = ratings(2, [([1, 0], [1, 2])])[::-1]        # entrant 1 in seat 0 wins

@@ -17,7 +17,8 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     z2n = z * z / trials
     centre = (p + z2n / 2) / (1 + z2n)
     half = z / (1 + z2n) * math.sqrt(p * (1 - p) / trials + z2n / (4 * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval always holds p; min/max keep rounding from putting p just outside it
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def ratings(num_entrants: int, games) -> list[dict]:
