@@ -134,3 +134,18 @@ def report(results: list[Result], num_players: int, num_envs: int) -> str:
               f"tribune VectorGames N={num_envs} / tribune AEC: {vec / aec:.2f}x "
               f"(target 2x: {'met' if vec >= 2 * aec else 'MISSED'})"]
     return "\n".join(lines)
+
+
+def plot(results: list[Result], path) -> None:
+    """A bar chart of the medians, with the range of the repeats as whiskers."""
+    from matplotlib.figure import Figure
+    medians = [r.median for r in results]
+    spread = [[m - min(r.rates) for m, r in zip(medians, results)],
+              [max(r.rates) - m for m, r in zip(medians, results)]]
+    fig = Figure(figsize=(8, 4), layout="constrained")
+    ax = fig.subplots()
+    ax.barh([r.name for r in results], medians, xerr=spread, capsize=4, color="tab:blue")
+    ax.invert_yaxis()
+    ax.set(xlabel="decisions per second (median, whiskers: range of repeats)",
+           title="Random play through each environment")
+    fig.savefig(path, dpi=120)

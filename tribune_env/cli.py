@@ -39,7 +39,9 @@ def demo(players, seed, quiet):
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True),
               help="Also write the figures to this JSON file.")
-def bench(seconds, repeats, players, num_envs, seed, json_path):
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+              help="Also draw them as a PNG bar chart (needs matplotlib, in the train extra).")
+def bench(seconds, repeats, players, num_envs, seed, json_path, plot_path):
     """Decisions per second: tribune's AEC and vector environments against PettingZoo's
     connect_four_v3 and texas_holdem_v4, all with random legal actions."""
     try:
@@ -54,6 +56,8 @@ def bench(seconds, repeats, players, num_envs, seed, json_path):
             json.dump({"seconds": seconds, "repeats": repeats, "players": players, "num_envs": num_envs,
                        "results": [{"name": r.name, "rates": r.rates, "median": r.median} for r in results]},
                       f, indent=2)
+    if plot_path:
+        b.plot(results, plot_path)
 
 
 @contextmanager
