@@ -259,3 +259,37 @@ def test_works_inside_subproc_vec_env():
             assert reward == pytest.approx(1.0 if info["learner_seat"] in info["winners"] else -1.0)
     finally:
         venv.close()
+
+
+def test_an_opponent_pool_is_drawn_from_for_every_game():
+    a, b = Recorder(1), Recorder(2)
+    env = SingleAgentEnv(num_players=3, opponents=tribune_env.OpponentPool([a, b], weights=[3, 1]))
+    rng = np.random.default_rng(0)
+    lineups = []
+    for g in range(40):
+        env.reset(seed=g if g == 0 else None)
+        lineups.append(tuple(id(p) for p in env._by_seat if p is not None))
+    assert len(set(lineups)) > 1                        # the draw changes between games
+    share_a = sum(lineup.count(id(a)) for lineup in lineups) / (2 * len(lineups))
+    assert 0.6 < share_a < 0.9                          # weight 3 of 4
+    late = Recorder(3)
+    env.add_opponent(late, weight=1000)
+    env.reset()
+    assert all(p is late for p in env._by_seat if p is not None)
+    play_game(env, rng)
+    assert late.seats
+
+
+@pytest.mark.parametrize("pool, message", [
+    (([], None), "at least one member"), ((["random"], [1, 2]), "one weight per member"),
+    ((["random"], [0]), "weight must be positive"),
+])
+def test_bad_opponent_pools(pool, message):
+    with pytest.raises(ConfigError, match=message):
+        tribune_env.OpponentPool(*pool)
+
+
+def test_adding_to_fixed_opponents_is_refused():
+    env = SingleAgentEnv(num_players=2)
+    with pytest.raises(ConfigError, match="OpponentPool"):
+        env.add_opponent("random")

@@ -172,3 +172,22 @@ def test_vec_monitor_and_maskable_ppo_train_on_it():
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0)
     model.learn(512)                               # an illegal action would raise
     assert model.num_timesteps >= 512
+
+
+def test_vector_env_draws_pool_opponents_per_game():
+    from tribune_env import OpponentPool
+    seen = {"first": 0, "second": 0}
+
+    def counted(name):
+        def act(observation, action_mask):
+            seen[name] += 1
+            return int(np.flatnonzero(action_mask)[0])
+        return act
+
+    env = VectorEnv(6, num_players=3, opponents=OpponentPool([counted("first"), counted("second")]), seed=1)
+    env.reset()
+    assert set(env._who[env._who >= 0].tolist()) == {0, 1}
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        env.step(random_legal(env.games.masks, rng))
+    assert seen["first"] and seen["second"]

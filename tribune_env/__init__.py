@@ -6,7 +6,7 @@ from .batch import VectorGames
 from .data import DEFAULT_DATA, FACTIONS, LEADERS, VICTORY_CARDS, GameData, VictoryCard
 from .engine import Game
 from .errors import ConfigError, IllegalActionError, StateFormatError, TribuneError
-from .policy import PlayerView
+from .policy import OpponentPool, PlayerView
 from .single import SingleAgentEnv
 
 if "Tribune-v0" not in registry:
@@ -30,6 +30,6 @@ def __getattr__(name):
 
 
 __all__ = ["ActionSpace", "ConfigError", "DEFAULT_DATA", "FACTIONS", "Game", "GameData",
-           "IllegalActionError", "LEADERS", "PlayerView", "SingleAgentEnv", "StateFormatError",
+           "IllegalActionError", "LEADERS", "OpponentPool", "PlayerView", "SingleAgentEnv", "StateFormatError",
            "TribuneError", "VICTORY_CARDS", "VectorEnv", "VectorGames", "VictoryCard", "card_name", "env",
            "raw_env"]

@@ -110,6 +110,58 @@ def opponent_policies(opponents, num_players: int, rng) -> list:
     return [as_policy(opponents, rng)] * (num_players - 1)
 
 
+class OpponentPool:
+    """Opponents drawn anew for every game: each other seat gets a member, chosen by weight.
+
+    For self-play, a pool of earlier snapshots and baseline agents; ``add`` puts a new
+    snapshot in while training runs (in a SubprocVecEnv: ``env_method("add_opponent", ...)``
+    on each environment). Members are policies as for ``opponents``.
+    """
+
+    def __init__(self, members, weights=None):
+        self.members, self.weights = [], []
+        weights = [1.0] * len(members) if weights is None else list(weights)
+        if len(weights) != len(members):
+            raise ConfigError(f"an opponent pool needs one weight per member: {len(members)} members, "
+                              f"{len(weights)} weights")
+        for member, weight in zip(members, weights):
+            self.add(member, weight)
+        if not self.members:
+            raise ConfigError("an opponent pool needs at least one member")
+
+    def add(self, member, weight: float = 1.0) -> None:
+        if not weight > 0:
+            raise ConfigError(f"an opponent's weight must be positive, got {weight!r}")
+        self.members.append(member)
+        self.weights.append(float(weight))
+
+
+class Lineup:
+    """Who sits in the other seats of each new game: the fixed opponents, or draws from a pool.
+
+    ``members`` are the resolved policies; ``draw`` gives, in seat order after the learner,
+    the index of each opponent's member.
+    """
+
+    def __init__(self, opponents, num_players: int, rng):
+        self.n, self.rng = num_players, rng
+        self.pool = opponents if isinstance(opponents, OpponentPool) else None
+        self.members = [] if self.pool is not None else opponent_policies(opponents, num_players, rng)
+
+    def draw(self) -> list:
+        if self.pool is None:
+            return list(range(self.n - 1))
+        for member in self.pool.members[len(self.members):]:      # members added since
+            self.members.append(as_policy(member, self.rng))
+        weights = np.array(self.pool.weights)
+        return self.rng().choice(len(weights), size=self.n - 1, p=weights / weights.sum()).tolist()
+
+    def add(self, member, weight: float = 1.0) -> None:
+        if self.pool is None:
+            raise ConfigError("add_opponent needs an OpponentPool as the opponents")
+        self.pool.add(member, weight)
+
+
 class LearnerSeats:
     """Which seat the learner takes in each new game: ``rotate``, ``random`` or a fixed seat.
 

@@ -15,7 +15,7 @@ from gymnasium import spaces
 from .data import DEFAULT_DATA
 from .engine import Game
 from .errors import ConfigError
-from .policy import LearnerSeats, PlayerView, opponent_policies, seat_policies
+from .policy import LearnerSeats, Lineup, PlayerView, seat_policies
 from .rewards import check_scheme, final_rewards
 
 
@@ -48,8 +48,9 @@ class LegalDiscrete(spaces.Discrete):
 class SingleAgentEnv(gym.Env):
     """One learning seat against opponent policies; registered as ``Tribune-v0``.
 
-    Parameters: ``num_players`` (2-5), ``opponents`` (a policy for every other seat, or a
-    list of n-1 policies in seat order after the learner; see :mod:`tribune_env.policy`),
+    Parameters: ``num_players`` (2-5), ``opponents`` (a policy for every other seat, a list
+    of n-1 policies in seat order after the learner, or an :class:`OpponentPool` drawn from
+    anew for every game; see :mod:`tribune_env.policy`),
     ``learner_seat`` (``rotate``, ``random`` or a seat number), ``reward`` (``win``,
     ``rank``, ``score``), ``victory_card``, ``point_variant``, ``round_limit``,
     ``auto_forced``, ``render_mode`` (``ansi``, ``human``), ``data`` and ``illegal_action``.
@@ -89,7 +90,11 @@ class SingleAgentEnv(gym.Env):
 
     def set_opponents(self, opponents):
         """Replace the opponents from the next game on (e.g. with a newer self-play snapshot)."""
-        self._policies = opponent_policies(opponents, self.num_players, self._generator)
+        self._lineup = Lineup(opponents, self.num_players, self._generator)
+
+    def add_opponent(self, member, weight: float = 1.0):
+        """Add a member to the opponent pool (the opponents must be an OpponentPool)."""
+        self._lineup.add(member, weight)
 
     def _generator(self) -> np.random.Generator:
         return self.np_random
@@ -101,8 +106,9 @@ class SingleAgentEnv(gym.Env):
         while True:                           # a game the opponents finish alone is replayed
             self.game = Game(seed=int(self.np_random.integers(2**63)), **self._config)
             self.learner = self._seats.draw(self.np_random)
-            self._by_seat = seat_policies(self._policies, self.learner)
-            for policy in {id(p): p for p in self._policies}.values():   # once each per game
+            drawn = [self._lineup.members[k] for k in self._lineup.draw()]
+            self._by_seat = seat_policies(drawn, self.learner)
+            for policy in {id(p): p for p in drawn}.values():     # once each per game
                 if hasattr(policy, "reset"):
                     policy.reset()
             self._play_opponents()

@@ -19,7 +19,7 @@ from gymnasium import spaces
 
 from .batch import VectorGames
 from .data import MAX_PLAYERS
-from .policy import LearnerSeats, PlayerView, opponent_policies
+from .policy import LearnerSeats, Lineup, PlayerView
 
 try:
     from stable_baselines3.common.vec_env import VecEnv as _Base
@@ -32,7 +32,8 @@ class VectorEnv(_Base):
 
     Parameters as :class:`~tribune_env.single.SingleAgentEnv` (``num_players``,
     ``opponents``, ``learner_seat``, ``reward``, game configuration), plus ``num_envs`` and
-    ``seed``. With ``learner_seat="rotate"`` game slot i starts at seat i mod n, so the
+    ``seed``. An :class:`~tribune_env.policy.OpponentPool` is drawn from anew for each game.
+    With ``learner_seat="rotate"`` game slot i starts at seat i mod n, so the
     learners are spread over the seats at every moment. A policy object serves all games
     at once, so opponents must not keep per-game state.
     """
@@ -62,8 +63,16 @@ class VectorEnv(_Base):
         return self._rng
 
     def set_opponents(self, opponents):
-        """Replace the opponents for every game in progress and to come."""
-        self._policies = opponent_policies(opponents, self.num_players, self._generator)
+        """Replace the opponents for every game in progress and to come.
+
+        The games in progress keep their seats' indices into the new members, so replace
+        fixed opponents by as many, or a pool by a pool at least as large.
+        """
+        self._lineup = Lineup(opponents, self.num_players, self._generator)
+
+    def add_opponent(self, member, weight: float = 1.0):
+        """Add a member to the opponent pool, drawn from in the games to come."""
+        self._lineup.add(member, weight)
 
     # ----------------------------------------------------------------- VecEnv interface
     def seed(self, seed=None):
@@ -142,8 +151,8 @@ class VectorEnv(_Base):
         learner = self._seats[i].draw(self._rng)
         self._learner[i] = learner
         self._who[i] = -1
-        for j in range(1, n):
-            self._who[i, (learner + j) % n] = j - 1
+        for j, member in enumerate(self._lineup.draw(), start=1):
+            self._who[i, (learner + j) % n] = member
 
     def _play_opponents(self, rewards, dones, infos):
         """Step every game whose opponent is to act until all wait on their learner."""
@@ -153,7 +162,7 @@ class VectorEnv(_Base):
             if (acting < 0).all():
                 return
             actions = np.full(self.num_envs, -1, dtype=np.int64)
-            for j, policy in enumerate(self._policies):
+            for j, policy in enumerate(self._lineup.members):
                 idx = np.flatnonzero(acting == j)
                 if idx.size:
                     actions[idx] = self._decide(policy, idx)
