@@ -191,3 +191,18 @@ def test_vector_env_draws_pool_opponents_per_game():
     for _ in range(20):
         env.step(random_legal(env.games.masks, rng))
     assert seen["first"] and seen["second"]
+
+
+def test_opponents_can_be_replaced_between_steps_but_not_by_fewer():
+    from tribune_env import ConfigError, OpponentPool
+    env = VectorEnv(4, num_players=3, opponents=OpponentPool(["random", "random"]), seed=2)
+    env.reset()
+    rng = np.random.default_rng(0)
+    env.set_opponents(OpponentPool(["random", "random", "random"]))    # as large or larger: fine
+    for _ in range(10):
+        env.step(random_legal(env.games.masks, rng))
+    if env._who.max() >= 1:
+        with pytest.raises(ConfigError, match="opponent members"):
+            env.set_opponents(OpponentPool(["random"]))
+    env.add_opponent("random")
+    assert len(env._lineup.members) == 4

@@ -146,12 +146,15 @@ class Lineup:
     def __init__(self, opponents, num_players: int, rng):
         self.n, self.rng = num_players, rng
         self.pool = opponents if isinstance(opponents, OpponentPool) else None
-        self.members = [] if self.pool is not None else opponent_policies(opponents, num_players, rng)
+        if self.pool is None:
+            self.members = opponent_policies(opponents, num_players, rng)
+        else:
+            self.members = [as_policy(member, rng) for member in self.pool.members]
 
     def draw(self) -> list:
         if self.pool is None:
             return list(range(self.n - 1))
-        for member in self.pool.members[len(self.members):]:      # members added since
+        for member in self.pool.members[len(self.members):]:  # added through another holder of the pool
             self.members.append(as_policy(member, self.rng))
         weights = np.array(self.pool.weights)
         return self.rng().choice(len(weights), size=self.n - 1, p=weights / weights.sum()).tolist()
@@ -159,7 +162,9 @@ class Lineup:
     def add(self, member, weight: float = 1.0) -> None:
         if self.pool is None:
             raise ConfigError("add_opponent needs an OpponentPool as the opponents")
+        policy = as_policy(member, self.rng)          # a bad member is refused before it joins
         self.pool.add(member, weight)
+        self.members.append(policy)
 
 
 class LearnerSeats:

@@ -19,6 +19,7 @@ from gymnasium import spaces
 
 from .batch import VectorGames
 from .data import MAX_PLAYERS
+from .errors import ConfigError
 from .policy import LearnerSeats, Lineup, PlayerView
 
 try:
@@ -65,10 +66,14 @@ class VectorEnv(_Base):
     def set_opponents(self, opponents):
         """Replace the opponents for every game in progress and to come.
 
-        The games in progress keep their seats' indices into the new members, so replace
-        fixed opponents by as many, or a pool by a pool at least as large.
+        The games in progress keep their seats' indices into the members, so the new
+        opponents must have at least as many: as many fixed ones, or a pool as large.
         """
-        self._lineup = Lineup(opponents, self.num_players, self._generator)
+        lineup = Lineup(opponents, self.num_players, self._generator)
+        if hasattr(self, "_who") and self._who.max() >= len(lineup.members):
+            raise ConfigError(f"games in progress seat {self._who.max() + 1} opponent members; "
+                              f"the new opponents have only {len(lineup.members)}")
+        self._lineup = lineup
 
     def add_opponent(self, member, weight: float = 1.0):
         """Add a member to the opponent pool, drawn from in the games to come."""
