@@ -197,6 +197,10 @@ def test_illegal_action_lose_ends_the_game_below_any_outcome():
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    with pytest.raises(gym.error.ResetNeeded):           # the forfeited game is over
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    env.reset()
+    assert env.action_masks().any()
 
 
 def test_stepping_a_finished_game_asks_for_reset():

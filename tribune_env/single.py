@@ -87,6 +87,7 @@ class SingleAgentEnv(gym.Env):
         self.observation_space = self.game.obs_layout.space()
         self.action_space = LegalDiscrete(self.game.A.size, self._legal_now)
         self.learner = 0
+        self._forfeited = False
 
     def set_opponents(self, opponents):
         """Replace the opponents from the next game on (e.g. with a newer self-play snapshot)."""
@@ -101,6 +102,7 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
+        self._forfeited = False               # set by an illegal action under illegal_action="lose"
         if seed is not None:
             self._seats.restart()
         while True:                           # a game the opponents finish alone is replayed
@@ -116,9 +118,10 @@ class SingleAgentEnv(gym.Env):
                 return self._observation(), self._info()
 
     def step(self, action):
-        if self.game.is_over:
+        if self.game.is_over or self._forfeited:
             raise gym.error.ResetNeeded("the game is over: call reset() before step()")
         if self.illegal_action == "lose" and not self._legal(action):
+            self._forfeited = True
             return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
         self.game.step(action)                # an illegal action raises, changing nothing
         self._play_opponents()
