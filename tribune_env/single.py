@@ -14,7 +14,7 @@ from gymnasium import spaces
 
 from .data import DEFAULT_DATA
 from .engine import Game
-from .errors import ConfigError
+from .errors import ConfigError, IllegalActionError
 from .policy import LearnerSeats, Lineup, PlayerView, seat_policies
 from .rewards import check_scheme, final_rewards
 
@@ -120,10 +120,13 @@ class SingleAgentEnv(gym.Env):
     def step(self, action):
         if self.game.is_over or self._forfeited:
             raise gym.error.ResetNeeded("the game is over: call reset() before step()")
-        if self.illegal_action == "lose" and not self._legal(action):
+        try:
+            self.game.step(action)            # an illegal action raises, changing nothing
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
             self._forfeited = True
             return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
-        self.game.step(action)                # an illegal action raises, changing nothing
         self._play_opponents()
         reward, terminated, truncated = 0.0, False, False
         if self.game.is_over:
@@ -132,10 +135,6 @@ class SingleAgentEnv(gym.Env):
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, terminated, truncated, self._info()
-
-    def _legal(self, action) -> bool:
-        return isinstance(action, (int, np.integer)) and 0 <= action < self.game.A.size \
-            and bool(self.game.legal_mask()[action])
 
     def _play_opponents(self):
         game = self.game
