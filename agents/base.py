@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tribune_env.policy import random_action
+
 
 class Agent:
     """Base class: subclasses implement :meth:`act`; ``name`` labels them in results."""
@@ -37,5 +39,4 @@ class RandomAgent(Agent):
     name = "random"
 
     def act(self, observation, action_mask, view=None) -> int:
-        legal = np.flatnonzero(action_mask)
-        return int(legal[self.rng.integers(len(legal))])
+        return random_action(action_mask, self.rng)

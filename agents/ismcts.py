@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from tribune_env.errors import ConfigError
+from tribune_env.policy import random_action
 from tribune_env.rewards import final_rewards
 
 from .base import Agent
@@ -189,8 +190,7 @@ class ISMCTSAgent(Agent):
             if self.policy == "heuristic":
                 game.step(self._heuristic_move(game))
             else:
-                legal = game.legal_actions()
-                game.step(int(legal[self.rng.integers(len(legal))]))
+                game.step(random_action(game.legal_mask(), self.rng))
         if game.is_over:
             return final_rewards(game, "win")
         return np.array([evaluate(game, p) for p in range(game.n)])

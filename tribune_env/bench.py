@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .batch import VectorGames
-from .policy import random_legal
+from .policy import random_action, random_legal
 
 
 @dataclass
@@ -41,8 +41,7 @@ def aec_runner(make):
                 observation, _, termination, truncation, _ = env.last()
                 action = None
                 if not (termination or truncation):
-                    legal = np.flatnonzero(observation["action_mask"])
-                    action = int(legal[rng.integers(len(legal))])
+                    action = random_action(observation["action_mask"], rng)
                     decisions += 1
                 env.step(action)
         return decisions, time.perf_counter() - start

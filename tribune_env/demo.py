@@ -9,6 +9,7 @@ import argparse
 import numpy as np
 
 from . import Game
+from .policy import random_action
 
 
 def play(players: int, seed: int) -> Game:
@@ -16,8 +17,7 @@ def play(players: int, seed: int) -> Game:
     game = Game(players, seed=seed)
     rng = np.random.default_rng(seed)
     while not game.is_over:
-        legal = game.legal_actions()
-        game.step(int(legal[rng.integers(len(legal))]))
+        game.step(random_action(game.legal_mask(), rng))
     return game
 
 

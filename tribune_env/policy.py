@@ -50,6 +50,12 @@ class PlayerView:
         return self._game.determinize(self.seat, rng)
 
 
+def random_action(action_mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniformly random legal action of one mask: the random player's move everywhere."""
+    legal = np.flatnonzero(action_mask)
+    return int(legal[rng.integers(len(legal))])
+
+
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row of a (games, actions) int8 mask."""
     out = np.empty(len(masks), dtype=np.int64)
@@ -67,8 +73,7 @@ class RandomPolicy:
         self.rng = rng
 
     def act(self, observation, action_mask, view=None) -> int:
-        legal = np.flatnonzero(action_mask)
-        return int(legal[self.rng().integers(len(legal))])
+        return random_action(action_mask, self.rng())
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
         return random_legal(action_masks, self.rng())
@@ -149,13 +154,18 @@ class Lineup:
         if self.pool is None:
             self.members = opponent_policies(opponents, num_players, rng)
         else:
-            self.members = [as_policy(member, rng) for member in self.pool.members]
+            self.members = []
+            self._sync()
+
+    def _sync(self) -> None:
+        """Resolve the pool's members not resolved yet (some may join through another holder)."""
+        for member in self.pool.members[len(self.members):]:
+            self.members.append(as_policy(member, self.rng))
 
     def draw(self) -> list:
         if self.pool is None:
             return list(range(self.n - 1))
-        for member in self.pool.members[len(self.members):]:  # added through another holder of the pool
-            self.members.append(as_policy(member, self.rng))
+        self._sync()
         weights = np.array(self.pool.weights)
         return self.rng().choice(len(weights), size=self.n - 1, p=weights / weights.sum()).tolist()
 
