@@ -27,3 +27,39 @@ def plot(summary: dict, path) -> None:
     for ax in (wins, skill):
         ax.set_xticks(list(x), names, rotation=20, ha="right")
     fig.savefig(path, dpi=120)
+
+
+def learning_curve(files, config) -> None:
+    """Write the run's learning curve: evaluation win rates (95% bands) and the self-play win rate."""
+    from .selfplay import read_csv
+    evaluations, training = read_csv(files.evaluations), read_csv(files.training)
+    fig = Figure(figsize=(8, 4.5), layout="constrained")
+    ax = fig.subplots()
+    for opponent in dict.fromkeys(r["opponent"] for r in evaluations):
+        rows = [r for r in evaluations if r["opponent"] == opponent]
+        steps = [r["steps"] for r in rows]
+        ax.plot(steps, [r["win_rate"] for r in rows], marker="o", label=f"vs {opponent} (evaluation)")
+        ax.fill_between(steps, [r["low"] for r in rows], [r["high"] for r in rows], alpha=0.2)
+    if training:
+        ax.plot([r["steps"] for r in training], [r["win_rate"] for r in training], color="grey", alpha=0.6,
+                linewidth=1, label="vs the opponent pool (training games)")
+    ax.axhline(1 / config.players, color="grey", linestyle="--", label="even share")
+    ax.set(title=f"Learning curve, {config.players} players: win rate with 95% Wilson interval",
+           xlabel="learner steps", ylabel="wins per game", ylim=(0, 1))
+    ax.legend(loc="lower right", fontsize="small")
+    fig.savefig(files.curve, dpi=120)
+
+
+def evaluation(rows: list, path) -> None:
+    """Write a PNG of a model's win rate against each opponent, with 95% intervals and the even share."""
+    fig = Figure(figsize=(3 + 1.5 * len(rows), 4.5), layout="constrained")
+    ax = fig.subplots()
+    rates = [r["win_rate"] for r in rows]
+    errors = [[p - r["win_ci"][0] for p, r in zip(rates, rows)], [r["win_ci"][1] - p for p, r in zip(rates, rows)]]
+    ax.bar(range(len(rows)), rates, yerr=errors, capsize=6, color="tab:green")
+    ax.axhline(1 / rows[0]["players"], color="grey", linestyle="--", label="even share")
+    ax.set_xticks(range(len(rows)), [r["opponent"] for r in rows])
+    ax.set(title=f"Model win rate, {rows[0]['players']} players, 95% Wilson interval", ylim=(0, 1),
+           ylabel="wins per game")
+    ax.legend()
+    fig.savefig(path, dpi=120)

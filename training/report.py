@@ -10,7 +10,7 @@ from .tournament import label
 HEADERS = ["games", "wins", "win rate [95% CI]", "mean score", "mean rank"]
 
 
-def _table(headers: list, rows: list) -> str:
+def grid(headers: list, rows: list) -> str:
     """Columns as wide as their widest cell: the first aligned left, the others right."""
     cells = [headers] + [[str(c) for c in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
@@ -44,11 +44,11 @@ def text(summary: dict) -> str:
     lines = [(f"{n} seats, {g['count']} games ({s['deals']} deals x {n} seatings), seed {s['seed']}, "
              f"{card}, round limit {s['round_limit']}"),
              "",
-             _table(["entrant", *HEADERS, "rating mu ± sigma", "ordinal", "ms/decision"],
+             grid(["entrant", *HEADERS, "rating mu ± sigma", "ordinal", "ms/decision"],
                     [[e["label"], *_results(e), *_rating(e, timing[e["label"]])]
                      for e in summary["entrants"]])]
     if len(summary["specs"]) < n:
-        lines += ["", _table(["agent", *HEADERS], [[a["spec"], *_results(a)] for a in summary["specs"]])]
+        lines += ["", grid(["agent", *HEADERS], [[a["spec"], *_results(a)] for a in summary["specs"]])]
     lines += ["", (f"games: mean {g['mean_rounds']:.1f} rounds, {g['mean_decisions']:.0f} decisions; "
                   f"ended: {_counts(g['endings'])}")]
     if g["winning_objectives"]:

@@ -9,6 +9,7 @@ ratings are updated game by game in that order, whatever the number of processes
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -58,6 +59,16 @@ def _fresh_agents():
     _agents.clear()
 
 
+def _start_worker():
+    """A worker process: fresh agents, and torch (if a model agent loads it) on one thread.
+
+    A model decides one observation at a time, which more threads only slow down, and the
+    other workers already use the other cores.
+    """
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    _fresh_agents()
+
+
 def _agent(spec: str, seat: int):
     if (spec, seat) not in _agents:
         _agents[spec, seat] = make_agent(spec)
@@ -93,7 +104,9 @@ def run(specs: list, games: int, seed: int, settings: dict, workers: int | None 
     _fresh_agents()
     if workers == 1:
         return list(bar(map(play, jobs)))
-    with ProcessPoolExecutor(workers, initializer=_fresh_agents) as pool:
+    # spawn, not fork: a forked child of a process that has run torch can deadlock in its threads
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker) as pool:
         return list(bar(pool.map(play, jobs)))
 
 

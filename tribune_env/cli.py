@@ -1,4 +1,4 @@
-"""The ``tribune`` command: ``demo``, ``bench``, ``tournament``, ``play`` and ``replay``.
+"""The ``tribune`` command: ``demo``, ``bench``, ``tournament``, ``play``, ``replay``, ``train`` and ``evaluate``.
 
 Heavy modules (the engine, agents, matplotlib) are imported inside the commands, so that
 ``tribune --help`` stays quick.
@@ -244,3 +244,13 @@ def _next_step(auto: bool, delay: float) -> bool:
     click.echo("[Enter: next step, q: stop] ", nl=False)
     line = sys.stdin.readline()
     return bool(line) and line.strip().lower() != "q"
+
+
+def _training_commands():
+    """``train`` and ``evaluate`` live with the training code; their heavy imports wait for their use."""
+    from training.cli import evaluate, train
+    main.add_command(train)
+    main.add_command(evaluate)
+
+
+_training_commands()

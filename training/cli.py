@@ -1,0 +1,113 @@
+"""``tribune train`` and ``tribune evaluate``.
+
+Every training setting is a flag, generated from :class:`training.config.TrainConfig`, so
+flags and config files always offer the same settings. Precedence: the defaults, then
+``--config FILE``, then the flags given. ``--resume`` reads the run's saved settings
+instead of the defaults and the file; flags still apply (``--steps`` extends a run).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+
+import click
+
+from tribune_env.errors import TribuneError
+
+from . import config as configs
+
+
+def _setting_flags(command):
+    """One --flag per TrainConfig field, with None meaning 'not given'."""
+    for f in reversed(fields(configs.TrainConfig)):
+        kind = {int: click.INT, float: click.FLOAT, str: click.STRING}[type(f.default)]
+        command = click.option(f"--{f.name.replace('_', '-')}", f.name, type=kind, default=None,
+                               help=f"{f.metadata['help']} [default: {f.default}]")(command)
+    return command
+
+
+def _fail(exc: Exception):
+    raise click.ClickException(str(exc)) from None
+
+
+@click.command()
+@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
+              help="A TOML file of settings (see configs/).")
+@click.option("--out", type=click.Path(file_okay=False), default="runs/latest", show_default=True,
+              help="The run's directory: checkpoints, snapshots, logs, models and plots.")
+@click.option("--resume", is_flag=True, help="Continue the run in --out from its last checkpoint.")
+@_setting_flags
+def train(config_file, out, resume, **flags):
+    """Self-play training with MaskablePPO against a pool of baselines and earlier snapshots.
+
+    Shows a progress bar, logs to CSV and TensorBoard (--out/tensorboard), evaluates
+    against the baseline agents every --eval-every steps and keeps the best model. Ends
+    with the best model's results table and the learning-curve plot.
+    """
+    from . import selfplay
+    given = {k: v for k, v in flags.items() if v is not None}
+    try:
+        if resume:
+            if config_file:
+                raise click.UsageError("--resume reads the run's own config.toml; leave out --config")
+            saved = Path(out) / "config.toml"
+            base = configs.read(saved) if saved.exists() else None
+            if base is None:
+                raise click.ClickException(f"nothing to resume in {out}: no config.toml")
+        else:
+            base = configs.read(config_file) if config_file else configs.TrainConfig()
+        config = configs.from_dict(given, base, source="flags")
+        click.echo(f"training {config.players}-player self-play for {config.steps:,} steps into {out}")
+        result = selfplay.train(config, out, resume=resume, echo=click.echo)
+    except TribuneError as exc:
+        _fail(exc)
+    files = result["files"]
+    state = json.loads(files.state.read_text())
+    best = state["best"]
+    click.echo(f"\ntrained {state['steps']:,} steps in {state['seconds'] / 60:.1f} minutes")
+    click.echo(f"best model: {files.best} (step {best['steps']:,}); its evaluation:")
+    from .evaluate import table
+    click.echo(table([_row(r, config.players) for r in result["rows"]]))
+    click.echo(f"\nlearning curve: {files.curve}\nlogs: {files.training}, {files.evaluations}, "
+               f"{files.root}/progress.csv, {files.tensorboard}/")
+
+
+def _row(saved: dict, players: int) -> dict:
+    """An evaluations.csv row in the shape of evaluate()'s rows."""
+    games = int(saved["games"])
+    return {"opponent": saved["opponent"], "players": players, "games": games,
+            "wins": saved["win_rate"] * games, "win_rate": saved["win_rate"], "win_ci": [saved["low"], saved["high"]],
+            "mean_score": saved["mean_score"], "mean_rank": saved["mean_rank"]}
+
+
+@click.command()
+@click.argument("model", type=click.Path(exists=True, dir_okay=False))
+@click.option("--opponents", default="random,heuristic", show_default=True,
+              help="Agent specs to play against, comma-separated; each is evaluated separately.")
+@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
+              help="Players per game: the model in one seat, the opponent in all others.")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games per opponent, rounded up to whole deals (one per seat rotation).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), help="Processes [default: the number of CPUs].")
+@click.option("--out", type=click.Path(file_okay=False), help="Write evaluation.json and evaluation.png here.")
+def evaluate(model, opponents, players, games, seed, workers, out):
+    """Play a trained model (a MaskablePPO .zip) against baseline agents: win rates with 95% intervals."""
+    from . import evaluate as ev
+    from . import plots
+    from agents import make_agent
+    specs = [s.strip() for s in opponents.split(",") if s.strip()]
+    try:
+        for spec in [f"model:{model}", *specs]:
+            make_agent(spec)                     # a bad spec or model file stops here
+        rows = ev.evaluate(model, specs, players, games, seed, workers)
+    except TribuneError as exc:
+        _fail(exc)
+    click.echo(ev.table(rows))
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / "evaluation.json").write_text(json.dumps({"model": str(model), "seed": seed, "rows": rows},
+                                                              indent=1))
+        plots.evaluation(rows, Path(out) / "evaluation.png")
+        click.echo(f"\nwrote {out}/evaluation.json and evaluation.png")

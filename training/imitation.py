@@ -1,0 +1,127 @@
+"""A warm start for self-play: the network first imitates the heuristic agent.
+
+A game's only reward comes at its end, and a network playing at random almost never beats
+the heuristic, so PPO from scratch gets no signal against it. Imitation gives a start
+near the heuristic's level: heuristic self-play games are recorded (every decision's
+observation, mask and choice, and the final reward of the seat that chose), then the
+policy is fitted to the choices (masked cross-entropy) and the value head to the final
+rewards. PPO takes over from there.
+"""
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from tribune_env import Game, PlayerView
+from tribune_env.rewards import final_rewards
+
+from .games import derive_seed
+
+
+@dataclass
+class Demonstrations:
+    observations: np.ndarray      # (decisions, observation size) float32
+    masks: np.ndarray             # (decisions, actions) bool
+    actions: np.ndarray           # (decisions,) int64
+    returns: np.ndarray           # (decisions,) float32: the chooser's final reward
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def _play(job: tuple) -> tuple:
+    """Heuristic self-play games `first`..`first + count - 1`, each seeded from `seed` and its number."""
+    from agents.heuristic import HeuristicAgent
+    seed, first, count, players, reward = job
+    observations, masks, actions, returns = [], [], [], []
+    for number in range(first, first + count):
+        game_seed = derive_seed(seed, number)
+        game = Game(players, seed=game_seed, log=False)
+        agents = [HeuristicAgent(seed=derive_seed(game_seed, seat)) for seat in range(players)]
+        seats = []
+        while not game.is_over:
+            seat = game.current_player
+            observation, mask = game.observe(seat), game.legal_mask()
+            action = agents[seat].act(observation, mask, PlayerView(game, seat))
+            observations.append(observation)
+            masks.append(mask.astype(bool))
+            actions.append(action)
+            seats.append(seat)
+            game.step(action)
+        returns.extend(final_rewards(game, reward)[seats])
+    return observations, masks, actions, returns
+
+
+def demonstrations(games: int, players: int, reward: str, seed: int, workers: int = 1,
+                   progress=None) -> Demonstrations:
+    """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`."""
+    chunk = 25
+    jobs = [(seed, first, min(chunk, games - first), players, reward) for first in range(0, games, chunk)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            parts = list(_advance(pool.map(_play, jobs), jobs, progress))
+    else:
+        parts = list(_advance(map(_play, jobs), jobs, progress))
+    return Demonstrations(np.array([o for p in parts for o in p[0]], dtype=np.float32),
+                          np.array([m for p in parts for m in p[1]], dtype=bool),
+                          np.array([a for p in parts for a in p[2]], dtype=np.int64),
+                          np.array([r for p in parts for r in p[3]], dtype=np.float32))
+
+
+def _advance(parts, jobs, progress):
+    for part, job in zip(parts, jobs):
+        if progress is not None:
+            progress(job[2])
+        yield part
+
+
+def imitate(policy, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
+            progress=None) -> list[dict]:
+    """Fit a MaskablePPO policy to the demonstrations; one dict of losses and accuracy per epoch.
+
+    A tenth of the decisions (at least one) is held out to measure how often the policy's
+    most probable action is the heuristic's.
+    """
+    import torch
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(data))
+    held = order[:max(1, len(data) // 10)]
+    train = order[len(held):] if len(order) > len(held) else order
+    tensors = {k: torch.as_tensor(getattr(data, k)) for k in ("observations", "actions", "returns")}
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    policy.set_training_mode(True)
+    history = []
+    for epoch in range(epochs):
+        rows_order = rng.permutation(train)
+        for start in range(0, len(rows_order), batch_size):
+            rows = rows_order[start:start + batch_size]
+            loss, _ = _losses(policy, tensors, data.masks, rows)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        policy.set_training_mode(False)
+        with torch.no_grad():
+            loss, parts = _losses(policy, tensors, data.masks, held)
+        policy.set_training_mode(True)
+        history.append({"epoch": epoch + 1, **parts})
+        if progress is not None:
+            progress(history[-1])
+    policy.set_training_mode(False)
+    return history
+
+
+def _losses(policy, tensors: dict, masks: np.ndarray, rows: np.ndarray):
+    """Cross-entropy of the heuristic's choices plus the value head's squared error."""
+    import torch
+    observations = tensors["observations"][rows]
+    distribution = policy.get_distribution(observations, action_masks=masks[rows])
+    actions = tensors["actions"][rows]
+    policy_loss = -distribution.log_prob(actions).mean()
+    value_loss = torch.nn.functional.mse_loss(policy.predict_values(observations).flatten(),
+                                              tensors["returns"][rows])
+    accuracy = (distribution.distribution.probs.argmax(dim=1) == actions).float().mean()
+    return policy_loss + 0.5 * value_loss, {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
+                                            "accuracy": accuracy.item()}

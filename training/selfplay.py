@@ -1,0 +1,296 @@
+"""Self-play training with sb3-contrib's MaskablePPO.
+
+The learner plays every game of a :class:`~tribune_env.VectorEnv` from one seat; the
+other seats are drawn per game from an :class:`~tribune_env.OpponentPool` of the baseline
+agents and snapshots of the learner itself, taken as training goes. Every transition is
+the learner's, and its reward is its own final reward.
+
+A run lives in one directory::
+
+    config.toml           the resolved settings (a resumed run reads them back)
+    state.json            steps done, wall-clock seconds, snapshots taken, best evaluation so far
+    checkpoint.zip        the model with its optimiser, saved every checkpoint_every steps
+    snapshots/            the learner's snapshots in the opponent pool
+    best_model.zip        the model that did best against the last evaluation opponent
+    model.zip             the model at the end
+    training.csv          per rollout: steps, games, learner win rate and mean final reward
+    evaluations.csv       per evaluation and opponent: win rate with its 95% interval
+    progress*.csv, tensorboard/   stable-baselines3's own log (losses, entropy, ...)
+    imitation.csv         the imitation warm start's losses, when there is one
+    learning_curve.png    evaluation and training win rates against steps
+"""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tribune_env import OpponentPool, VectorEnv
+from tribune_env.errors import ConfigError
+
+from . import config as configs
+from . import imitation
+from .evaluate import evaluate
+from .games import derive_seed
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    root: Path
+
+    def __getattr__(self, name):
+        names = {"config": "config.toml", "state": "state.json", "checkpoint": "checkpoint.zip",
+                 "snapshots": "snapshots", "best": "best_model.zip", "final": "model.zip",
+                 "training": "training.csv", "evaluations": "evaluations.csv", "imitation": "imitation.csv",
+                 "curve": "learning_curve.png", "tensorboard": "tensorboard"}
+        if name not in names:
+            raise AttributeError(name)
+        return self.root / names[name]
+
+
+def _append_csv(path: Path, row: dict) -> None:
+    new = not path.exists()
+    with open(path, "a", newline="") as file:
+        writer = csv.DictWriter(file, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def read_csv(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path, newline="") as file:
+        return [{k: float(v) if k != "opponent" else v for k, v in row.items()} for row in csv.DictReader(file)]
+
+
+class Trainer:
+    """One run: the model, its opponent pool and its directory. ``run()`` trains to ``config.steps``."""
+
+    def __init__(self, config: configs.TrainConfig, out, resume: bool = False, progress: bool = True, echo=print):
+        self.files = RunFiles(Path(out))
+        self.echo, self.show_progress = echo, progress
+        if resume:
+            if not self.files.state.exists():
+                raise ConfigError(f"nothing to resume in {out}: no {self.files.state.name}")
+            self.state = json.loads(self.files.state.read_text())
+        else:
+            if self.files.state.exists():
+                raise ConfigError(f"{out} already holds a run; resume it or choose another directory")
+            self.state = {"steps": 0, "snapshots": [], "best": None, "segments": 0}
+        self.config = config
+        self.files.root.mkdir(parents=True, exist_ok=True)
+        self.files.snapshots.mkdir(exist_ok=True)
+        configs.write(config, self.files.config)
+
+    # ----------------------------------------------------------------- building
+    def _pool(self) -> OpponentPool:
+        from agents import make_agent
+        members = self.config.pool()
+        pool = OpponentPool([make_agent(spec, seed=derive_seed(self.config.seed, i))
+                             for i, (spec, _) in enumerate(members)], [w for _, w in members])
+        for path in self.state["snapshots"]:
+            pool.add(self._snapshot_agent(self.files.root / path), self.config.snapshot_weight)
+        return pool
+
+    def _snapshot_agent(self, path: Path):
+        """A snapshot plays by sampling its policy, so that the pool's games vary."""
+        from agents.model import ModelAgent
+        return ModelAgent(seed=derive_seed(self.config.seed, len(self.state["snapshots"]) + 100),
+                          path=str(path), deterministic=False)
+
+    def _model(self, env):
+        from sb3_contrib import MaskablePPO
+        c = self.config
+        if self.state["steps"]:
+            return MaskablePPO.load(self.files.checkpoint, env=env, device="cpu")
+        layers = c.layers()
+        return MaskablePPO("MlpPolicy", env, learning_rate=c.learning_rate, n_steps=c.n_steps,
+                           batch_size=c.batch_size, n_epochs=c.n_epochs, gamma=c.gamma, gae_lambda=c.gae_lambda,
+                           clip_range=c.clip_range, ent_coef=c.ent_coef, seed=c.seed, device="cpu", verbose=0,
+                           policy_kwargs={"net_arch": {"pi": layers, "vf": layers}})
+
+    def _logger(self):
+        from stable_baselines3.common.logger import Logger, make_output_format
+        formats = ["csv"]
+        try:
+            import tensorboard  # noqa: F401  (SB3's TensorBoard writer needs it)
+            formats.append("tensorboard")
+        except ImportError:
+            self.echo("tensorboard is not installed: logging to CSV only")
+        segment = self.state["segments"]
+        suffix = "" if segment == 0 else f"-resumed-{segment}"
+        outputs = [make_output_format(f, str(self.files.root if f == "csv" else self.files.tensorboard), suffix)
+                   for f in formats]
+        return Logger(str(self.files.root), outputs)
+
+    # ----------------------------------------------------------------- the run
+    def run(self) -> dict:
+        """Train until ``config.steps``, evaluate, and return the final evaluation rows."""
+        c = self.config
+        start = self.state["steps"]
+        self._clock = time.perf_counter() - self.state.get("seconds", 0.0)
+        env = VectorEnv(num_envs=c.num_envs, num_players=c.players, opponents=self._pool(), reward=c.reward,
+                        seed=derive_seed(c.seed, start))
+        model = self._model(env)
+        if not start and c.imitation_games:
+            self._imitate(model)
+        model.set_logger(self._logger())
+        callback = SelfPlayCallback(self)
+        if c.steps > start:
+            model.learn(c.steps - start, callback=callback, reset_num_timesteps=not start)
+        callback.finish(model)
+        rows = self.final_evaluation()
+        from .plots import learning_curve
+        learning_curve(self.files, c)
+        return {"steps": self.state["steps"], "rows": rows, "files": self.files}
+
+    def _imitate(self, model) -> None:
+        c = self.config
+        workers = self._workers()
+        self.echo(f"imitation: recording {c.imitation_games} heuristic self-play games on {workers} processes")
+        with self._bar(c.imitation_games, "games") as bar:
+            data = imitation.demonstrations(c.imitation_games, c.players, c.reward, c.seed, workers, bar.update)
+        self.echo(f"imitation: {len(data)} decisions; fitting the network for {c.imitation_epochs} epochs")
+        with self._bar(c.imitation_epochs, "epochs") as bar:
+            def epoch_done(row):
+                _append_csv(self.files.imitation, row)
+                bar.set_postfix(accuracy=f"{row['accuracy']:.3f}")
+                bar.update()
+            history = imitation.imitate(model.policy, data, c.imitation_epochs, c.batch_size, 1e-3, c.seed,
+                                        epoch_done)
+        self.echo(f"imitation: held-out accuracy {history[-1]['accuracy']:.3f} (the heuristic's own choice)")
+
+    def _workers(self) -> int:
+        import os
+        return self.config.workers or os.cpu_count() or 1
+
+    def _bar(self, total: int, unit: str, initial: int = 0):
+        from tqdm import tqdm
+        return tqdm(total=total, initial=initial, unit=unit, disable=None if self.show_progress else True,
+                    dynamic_ncols=True)
+
+    # ----------------------------------------------------------------- events
+    def snapshot(self, model, env) -> None:
+        path = self.files.snapshots / f"step_{model.num_timesteps}.zip"
+        model.save(path)
+        agent = self._snapshot_agent(path)
+        self.state["snapshots"].append(str(path.relative_to(self.files.root)))
+        env.add_opponent(agent, self.config.snapshot_weight)
+
+    def checkpoint(self, model) -> None:
+        """Save the model, then the state that points at it (a crash between the two loses one interval)."""
+        model.save(self.files.checkpoint)
+        self.state["steps"] = int(model.num_timesteps)
+        self.state["seconds"] = round(time.perf_counter() - self._clock, 1)     # wall-clock, all segments
+        self.files.state.write_text(json.dumps(self.state, indent=1))
+
+    def evaluation(self, model) -> list[dict]:
+        """Evaluate the current model; keep it as the best if it beats the last opponent best so far."""
+        c = self.config
+        candidate = self.files.root / "evaluated.zip"
+        model.save(candidate)
+        steps = int(model.num_timesteps)
+        rows = evaluate(candidate, c.evaluation_specs(), c.players, c.eval_games, seed=c.seed, workers=self._workers())
+        for row in rows:
+            _append_csv(self.files.evaluations, {"steps": steps, "opponent": row["opponent"], "games": row["games"],
+                                                 "win_rate": row["win_rate"], "low": row["win_ci"][0],
+                                                 "high": row["win_ci"][1], "mean_score": row["mean_score"],
+                                                 "mean_rank": row["mean_rank"]})
+            model.logger.record(f"eval/win_rate_{row['opponent']}", row["win_rate"])
+        score = rows[-1]["win_rate"]
+        if self.state["best"] is None or score > self.state["best"]["win_rate"]:
+            shutil.copyfile(candidate, self.files.best)
+            self.state["best"] = {"steps": steps, "opponent": rows[-1]["opponent"], "win_rate": score}
+        candidate.unlink()
+        self.state["evaluated"] = steps
+        return rows
+
+    def final_evaluation(self) -> list[dict]:
+        """The best model's results against every evaluation opponent (from its evaluation)."""
+        best = self.state["best"]
+        return [r for r in read_csv(self.files.evaluations) if r["steps"] == best["steps"]]
+
+
+try:
+    from stable_baselines3.common.callbacks import BaseCallback
+except ImportError:            # the train extra is missing; Trainer refuses to run without it
+    BaseCallback = object
+
+
+class SelfPlayCallback(BaseCallback):
+    """Progress bar, per-rollout statistics, snapshots, checkpoints and evaluations on schedule."""
+
+    def __init__(self, trainer: Trainer):
+        super().__init__()
+        self.trainer = trainer
+        self.games, self.wins, self.rewards = 0, 0.0, []
+        self.bar = None
+
+    def _on_training_start(self) -> None:
+        c = self.trainer.config
+        self.bar = self.trainer._bar(c.steps, "steps", initial=self.num_timesteps)
+        self.started, self.start_steps = time.perf_counter(), self.num_timesteps
+
+    def _on_step(self) -> bool:
+        for done, info, reward in zip(self.locals["dones"], self.locals["infos"], self.locals["rewards"]):
+            if done:
+                self.games += 1
+                self.wins += info["learner_seat"] in info["winners"]
+                self.rewards.append(float(reward))
+        self.bar.update(self.training_env.num_envs)
+        before, now = self.num_timesteps - self.training_env.num_envs, self.num_timesteps
+        c, t = self.trainer.config, self.trainer
+        if c.snapshot_every and _crossed(before, now, c.snapshot_every):
+            t.snapshot(self.model, self.training_env)
+        if c.eval_every and _crossed(before, now, c.eval_every):
+            rows = t.evaluation(self.model)
+            self.bar.set_postfix({r["opponent"]: f"{r['win_rate']:.2f}" for r in rows})
+        if _crossed(before, now, c.checkpoint_every):
+            t.checkpoint(self.model)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        steps = int(self.num_timesteps)
+        rate = self.wins / self.games if self.games else float("nan")
+        seconds = time.perf_counter() - self.started
+        row = {"steps": steps, "games": self.games, "win_rate": rate,
+               "mean_reward": float(np.mean(self.rewards)) if self.rewards else float("nan"),
+               "steps_per_second": (steps - self.start_steps) / max(seconds, 1e-9)}
+        _append_csv(self.trainer.files.training, row)
+        self.logger.record("selfplay/win_rate", rate)
+        self.logger.record("selfplay/games", self.games)
+        self.logger.record("selfplay/mean_reward", row["mean_reward"])
+        self.logger.record("selfplay/pool_size", len(self.trainer.state["snapshots"]) + len(self.trainer.config.pool()))
+        self.games, self.wins, self.rewards = 0, 0.0, []
+
+    def finish(self, model) -> None:
+        """Last checkpoint and, unless this step was just evaluated, a last evaluation."""
+        if self.bar is not None:
+            self.bar.close()
+        t = self.trainer
+        if t.state.get("evaluated") != int(model.num_timesteps):
+            t.evaluation(model)
+        t.checkpoint(model)
+        model.save(t.files.final)
+
+
+def _crossed(before: int, now: int, every: int) -> bool:
+    """Whether a multiple of `every` lies in (before, now]."""
+    return now // every > before // every
+
+
+def train(config: configs.TrainConfig, out, resume: bool = False, progress: bool = True, echo=print) -> dict:
+    """Train (or resume) a run in `out`; see :class:`Trainer`."""
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        raise ConfigError("training needs the train extra: pip install -e '.[train]'") from None
+    trainer = Trainer(config, out, resume=resume, progress=progress, echo=echo)
+    trainer.state["segments"] += resume
+    return trainer.run()
