@@ -58,7 +58,7 @@ def _play(job: tuple) -> tuple:
 def demonstrations(games: int, players: int, reward: str, seed: int, workers: int = 1,
                    progress=None) -> Demonstrations:
     """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`."""
-    chunk = 25
+    chunk = max(1, min(25, -(-games // (4 * workers))))       # games are seeded by number: any split gives the same data
     jobs = [(seed, first, min(chunk, games - first), players, reward) for first in range(0, games, chunk)]
     if workers > 1:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:

@@ -1,0 +1,186 @@
+"""Self-play training: a tiny run end to end, resume, evaluation, configuration, reward attribution."""
+import csv
+import json
+import tomllib
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("sb3_contrib")
+
+from agents import make_agent  # noqa: E402
+from tribune_env import ConfigError, Game, OpponentPool, PlayerView, VectorEnv  # noqa: E402
+from tribune_env.cli import main  # noqa: E402
+from training import config as configs  # noqa: E402
+from training.imitation import demonstrations, imitate  # noqa: E402
+
+TINY = """
+players = 2
+steps = 100000
+num_envs = 4
+n_steps = 32
+batch_size = 64
+net_arch = "16"
+imitation_games = 2
+imitation_epochs = 1
+snapshot_every = 256
+eval_every = 256
+eval_games = 2
+checkpoint_every = 128
+workers = 1
+"""
+
+
+def rows(path):
+    with open(path, newline="") as file:
+        return list(csv.DictReader(file))
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """A tiny run through the command line: file settings, a flag overriding the file's steps."""
+    root = tmp_path_factory.mktemp("training")
+    (root / "tiny.toml").write_text(TINY)
+    out = root / "run"
+    result = CliRunner().invoke(main, ["train", "--config", str(root / "tiny.toml"), "--out", str(out),
+                                       "--steps", "512"])
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+def test_a_tiny_run_trains_checkpoints_evaluates_and_reports(run):
+    out, output = run
+    state = json.loads((out / "state.json").read_text())
+    assert state["steps"] == 512
+    assert state["snapshots"] == ["snapshots/step_256.zip", "snapshots/step_512.zip"]
+    assert configs.read(out / "config.toml") == configs.from_dict(tomllib.loads(TINY)).replace(steps=512)
+    evaluations = rows(out / "evaluations.csv")
+    assert [(r["steps"], r["opponent"]) for r in evaluations] == [
+        ("256", "random"), ("256", "heuristic"), ("512", "random"), ("512", "heuristic")]
+    assert all(int(r["games"]) == 2 for r in evaluations)
+    assert [int(r["steps"]) for r in rows(out / "training.csv")] == [128, 256, 384, 512]
+    assert len(rows(out / "imitation.csv")) == 1
+    for name in ("checkpoint.zip", "best_model.zip", "model.zip", "learning_curve.png", "progress.csv"):
+        assert (out / name).stat().st_size > 0, name
+    assert any((out / "tensorboard").rglob("events.out.tfevents.*"))
+    assert "win rate [95% CI]" in output and "learning curve" in output
+
+
+def test_the_trained_model_plays_as_an_agent_and_in_a_tournament(run):
+    out, _ = run
+    agent = make_agent(f"model:{out / 'best_model.zip'}")
+    game = Game(2, seed=3, log=False)
+    while not game.is_over:
+        seat = game.current_player
+        game.step(agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat)))
+    result = CliRunner().invoke(main, ["tournament", f"model:{out / 'model.zip'}", "random", "--games", "2",
+                                       "--workers", "1"])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path):
+    import shutil
+    out = tmp_path / "run"
+    shutil.copytree(run[0], out)
+    result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "768"])
+    assert result.exit_code == 0, result.output
+    state = json.loads((out / "state.json").read_text())
+    assert state["steps"] == 768 and state["segments"] == 1
+    assert state["snapshots"][-1] == "snapshots/step_768.zip"
+    assert [int(r["steps"]) for r in rows(out / "training.csv")][-2:] == [640, 768]
+    assert (out / "progress-resumed-1.csv").exists()
+    from sb3_contrib import MaskablePPO
+    assert MaskablePPO.load(out / "checkpoint.zip").num_timesteps == 768
+    assert configs.read(out / "config.toml").steps == 768
+
+
+def test_evaluate_reports_win_rates_with_intervals(run, tmp_path):
+    out, _ = run
+    result = CliRunner().invoke(main, ["evaluate", str(out / "model.zip"), "--opponents", "random,heuristic",
+                                       "--games", "4", "--workers", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    saved = json.loads((tmp_path / "evaluation.json").read_text())
+    assert [r["opponent"] for r in saved["rows"]] == ["random", "heuristic"]
+    for r in saved["rows"]:
+        assert r["games"] == 4 and r["win_ci"][0] <= r["win_rate"] <= r["win_ci"][1]
+    assert (tmp_path / "evaluation.png").stat().st_size > 0
+
+
+def test_a_run_is_not_overwritten_and_nothing_is_resumed_from_nowhere(run, tmp_path):
+    out, _ = run
+    result = CliRunner().invoke(main, ["train", "--out", str(out), "--steps", "64"])
+    assert result.exit_code != 0 and "already holds a run" in result.output
+    result = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "none"), "--resume"])
+    assert result.exit_code != 0 and "nothing to resume" in result.output
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("players = 6", "players must be 2 to 5"),
+    ("stepz = 10", "unknown setting(s) stepz"),
+    ("steps = '10'", "steps must be int"),
+    ("reward = 'points'", "reward must be one of"),
+    ("baselines = 'heuristic=0'", "needs a spec and a positive weight"),
+    ("baselines = 'heuristic'", "is not spec=weight"),
+    ("net_arch = '64,x'", "net_arch '64,x'"),
+    ("players = ", "not valid TOML"),
+])
+def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+        configs.read(path)
+
+
+def test_a_bad_flag_value_is_a_usage_error(tmp_path):
+    result = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "r"), "--players", "1"])
+    assert result.exit_code != 0 and "players must be 2 to 5" in result.output
+    assert not (tmp_path / "r").exists()
+
+
+def test_config_files_round_trip(tmp_path):
+    config = configs.TrainConfig(players=3, learning_rate=1e-5, baselines="random=0.5,ismcts:iterations=8=1")
+    configs.write(config, tmp_path / "c.toml")
+    assert configs.read(tmp_path / "c.toml") == config
+    assert config.pool() == [("random", 0.5), ("ismcts:iterations=8", 1.0)]
+
+
+def test_the_learner_receives_its_own_final_reward_losses_included():
+    """Every finished game pays the learner +1 if it won and -1 if it lost (2 players, 'win')."""
+    env = VectorEnv(num_envs=6, num_players=2, opponents=OpponentPool(["random", make_agent("heuristic", seed=0)]),
+                    reward="win", seed=5)
+    env.reset()
+    rng = np.random.default_rng(0)
+    paid = []
+    while len(paid) < 40:
+        masks = env.action_masks()
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+        _, rewards, dones, infos = env.step(np.array(actions))
+        for reward, done, info in zip(rewards, dones, infos):
+            if not done:
+                assert reward == 0
+                continue
+            assert not info["TimeLimit.truncated"]
+            won = info["learner_seat"] in info["winners"]
+            assert reward == (1.0 if won else -1.0)
+            paid.append(reward)
+    assert min(paid) == -1.0 and max(paid) == 1.0          # losses and wins both reached the learner
+
+
+def test_imitation_fits_the_heuristic_choices():
+    """After imitation the network picks the heuristic's choice far more often than chance."""
+    from sb3_contrib import MaskablePPO
+    data = demonstrations(12, players=2, reward="win", seed=1)
+    assert set(np.unique(data.returns)) == {-1.0, 1.0}
+    assert all(m[a] for m, a in zip(data.masks, data.actions))
+    model = MaskablePPO("MlpPolicy", VectorEnv(num_envs=1, num_players=2, seed=0), seed=0,
+                        policy_kwargs={"net_arch": [64]})
+    history = imitate(model.policy, data, epochs=8, batch_size=64, learning_rate=3e-3, seed=0)
+    chance = float(np.mean(1.0 / data.masks.sum(axis=1)))
+    assert history[-1]["accuracy"] > 1.5 * chance
+
+
+def test_demonstrations_do_not_depend_on_the_number_of_workers():
+    one = demonstrations(3, players=3, reward="rank", seed=2, workers=1)
+    two = demonstrations(3, players=3, reward="rank", seed=2, workers=2)
+    assert np.array_equal(one.actions, two.actions) and np.array_equal(one.returns, two.returns)
