@@ -1,4 +1,4 @@
-"""The demo game (the README's main job) plays a whole game and shows the result."""
+"""The demo game (`tribune demo`) plays a whole game and shows the result."""
 from tribune_env import demo
 
 

@@ -41,3 +41,11 @@ def test_environment_guide_examples_run(capsys):
     assert run_examples("docs/environments.md") == 4
     out = capsys.readouterr().out
     assert "player_0" in out and "learner's reward:" in out
+
+
+def test_training_guide_example_runs(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("sb3_contrib")
+    monkeypatch.chdir(tmp_path)
+    assert run_examples("docs/training.md") == 1
+    assert "win rate [95% CI]" in capsys.readouterr().out
+    assert (tmp_path / "runs/mine/best_model.zip").exists()

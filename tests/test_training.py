@@ -123,6 +123,8 @@ def test_a_run_is_not_overwritten_and_nothing_is_resumed_from_nowhere(run, tmp_p
     ("baselines = 'heuristic=0'", "needs a spec and a positive weight"),
     ("baselines = 'heuristic'", "is not spec=weight"),
     ("net_arch = '64,x'", "net_arch '64,x'"),
+    ("baselines = 'heurstic=1'", "unknown agent 'heurstic'"),
+    ("eval_opponents = 'random,ismcts:depth'", "not key=value"),
     ("players = ", "not valid TOML"),
 ])
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):
@@ -184,3 +186,15 @@ def test_demonstrations_do_not_depend_on_the_number_of_workers():
     one = demonstrations(3, players=3, reward="rank", seed=2, workers=1)
     two = demonstrations(3, players=3, reward="rank", seed=2, workers=2)
     assert np.array_equal(one.actions, two.actions) and np.array_equal(one.returns, two.returns)
+
+
+def test_the_readme_commands_are_the_main_job_and_ci():
+    """The first README command trains from a valid config; the second is what .ci/run runs."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    first, second = re.findall(r"```bash\n(python3 -m venv .*?)\n```", readme)[:2]
+    config = re.search(r"tribune train --config (\S+)", first).group(1)
+    assert configs.read(root / config).steps > 0
+    assert second in (root / ".ci/run").read_text()

@@ -72,7 +72,9 @@ class TrainConfig:
             if not ok:
                 raise ConfigError(f"bad training config: {message}")
         self.layers()
-        self.pool()
+        from agents import parse_spec             # agent names are checked now, models when loaded
+        for spec in [s for s, _ in self.pool()] + self.evaluation_specs():
+            parse_spec(spec)
         if not self.evaluation_specs():
             raise ConfigError("bad training config: eval_opponents names no agent")
 

@@ -94,14 +94,14 @@ class Trainer:
         members = self.config.pool()
         pool = OpponentPool([make_agent(spec, seed=derive_seed(self.config.seed, i))
                              for i, (spec, _) in enumerate(members)], [w for _, w in members])
-        for path in self.state["snapshots"]:
-            pool.add(self._snapshot_agent(self.files.root / path), self.config.snapshot_weight)
+        for number, path in enumerate(self.state["snapshots"]):
+            pool.add(self._snapshot_agent(self.files.root / path, number), self.config.snapshot_weight)
         return pool
 
-    def _snapshot_agent(self, path: Path):
-        """A snapshot plays by sampling its policy, so that the pool's games vary."""
+    def _snapshot_agent(self, path: Path, number: int):
+        """A snapshot plays by sampling its policy (from its own seeded generator), so that the pool's games vary."""
         from agents.model import ModelAgent
-        return ModelAgent(seed=derive_seed(self.config.seed, len(self.state["snapshots"]) + 100),
+        return ModelAgent(seed=derive_seed(self.config.seed, 1 + len(self.config.pool()) + number),
                           path=str(path), deterministic=False)
 
     def _model(self, env):
@@ -179,7 +179,7 @@ class Trainer:
     def snapshot(self, model, env) -> None:
         path = self.files.snapshots / f"step_{model.num_timesteps}.zip"
         model.save(path)
-        agent = self._snapshot_agent(path)
+        agent = self._snapshot_agent(path, len(self.state["snapshots"]))
         self.state["snapshots"].append(str(path.relative_to(self.files.root)))
         env.add_opponent(agent, self.config.snapshot_weight)
 
@@ -251,6 +251,8 @@ class SelfPlayCallback(BaseCallback):
         if c.eval_every and _crossed(before, now, c.eval_every):
             rows = t.evaluation(self.model)
             self.bar.set_postfix({r["opponent"]: f"{r['win_rate']:.2f}" for r in rows})
+            self.bar.write(f"step {now:,}: win rate " + ", ".join(
+                f"{r['win_rate']:.2f} [{r['win_ci'][0]:.2f}, {r['win_ci'][1]:.2f}] vs {r['opponent']}" for r in rows))
         if _crossed(before, now, c.checkpoint_every):
             t.checkpoint(self.model)
         return True
