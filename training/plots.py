@@ -46,7 +46,7 @@ def learning_curve(files, config) -> None:
     ax.axhline(1 / config.players, color="grey", linestyle="--", label="even share")
     ax.set(title=f"Learning curve, {config.players} players: win rate with 95% Wilson interval",
            xlabel="learner steps", ylabel="wins per game", ylim=(0, 1))
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="best", fontsize="small")
     fig.savefig(files.curve, dpi=120)
 
 

@@ -204,7 +204,7 @@ class Trainer:
                                                  "mean_rank": row["mean_rank"]})
             model.logger.record(f"eval/win_rate_{row['opponent']}", row["win_rate"])
         score = rows[-1]["win_rate"]
-        if self.state["best"] is None or score > self.state["best"]["win_rate"]:
+        if self.state["best"] is None or score >= self.state["best"]["win_rate"]:     # ties: the later model
             shutil.copyfile(candidate, self.files.best)
             self.state["best"] = {"steps": steps, "opponent": rows[-1]["opponent"], "win_rate": score}
         candidate.unlink()
@@ -272,11 +272,11 @@ class SelfPlayCallback(BaseCallback):
         self.games, self.wins, self.rewards = 0, 0.0, []
 
     def finish(self, model) -> None:
-        """Last checkpoint and, unless this step was just evaluated, a last evaluation."""
+        """Last checkpoint and, unless the last rollout was evaluated already, a last evaluation."""
         if self.bar is not None:
             self.bar.close()
-        t = self.trainer
-        if t.state.get("evaluated") != int(model.num_timesteps):
+        t, c = self.trainer, self.trainer.config
+        if int(model.num_timesteps) - t.state.get("evaluated", -10**12) >= c.n_steps * c.num_envs:
             t.evaluation(model)
         t.checkpoint(model)
         model.save(t.files.final)
