@@ -83,7 +83,8 @@ def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path)
     import shutil
     out = tmp_path / "run"
     shutil.copytree(run[0], out)
-    result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "768"])
+    result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "768",
+                                       "--learning-rate", "0.0002"])
     assert result.exit_code == 0, result.output
     state = json.loads((out / "state.json").read_text())
     assert state["steps"] == 768 and state["segments"] == 1
@@ -91,7 +92,8 @@ def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path)
     assert [int(r["steps"]) for r in rows(out / "training.csv")][-2:] == [640, 768]
     assert (out / "progress-resumed-1.csv").exists()
     from sb3_contrib import MaskablePPO
-    assert MaskablePPO.load(out / "checkpoint.zip").num_timesteps == 768
+    resumed = MaskablePPO.load(out / "checkpoint.zip")
+    assert resumed.num_timesteps == 768 and resumed.learning_rate == 0.0002     # flags apply on resume
     assert configs.read(out / "config.toml").steps == 768
 
 
@@ -113,6 +115,8 @@ def test_a_run_is_not_overwritten_and_nothing_is_resumed_from_nowhere(run, tmp_p
     assert result.exit_code != 0 and "already holds a run" in result.output
     result = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "none"), "--resume"])
     assert result.exit_code != 0 and "nothing to resume" in result.output
+    result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--net-arch", "8,8"])
+    assert result.exit_code != 0 and "keeps its network (16)" in result.output
 
 
 @pytest.mark.parametrize("text, problem", [

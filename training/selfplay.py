@@ -79,6 +79,10 @@ class Trainer:
             if not self.files.state.exists():
                 raise ConfigError(f"nothing to resume in {out}: no {self.files.state.name}")
             self.state = json.loads(self.files.state.read_text())
+            saved = configs.read(self.files.config).net_arch
+            if config.net_arch != saved:
+                raise ConfigError(f"a resumed run keeps its network ({saved}); net_arch cannot become "
+                                  f"{config.net_arch}")
         else:
             if self.files.state.exists():
                 raise ConfigError(f"{out} already holds a run; resume it or choose another directory")
@@ -107,12 +111,13 @@ class Trainer:
     def _model(self, env):
         from sb3_contrib import MaskablePPO
         c = self.config
-        if self.state["steps"]:
-            return MaskablePPO.load(self.files.checkpoint, env=env, device="cpu")
+        settings = {"learning_rate": c.learning_rate, "n_steps": c.n_steps, "batch_size": c.batch_size,
+                    "n_epochs": c.n_epochs, "gamma": c.gamma, "gae_lambda": c.gae_lambda,
+                    "clip_range": c.clip_range, "ent_coef": c.ent_coef}
+        if self.state["steps"]:          # the checkpoint's network, with the settings as they are now
+            return MaskablePPO.load(self.files.checkpoint, env=env, device="cpu", custom_objects=settings)
         layers = c.layers()
-        return MaskablePPO("MlpPolicy", env, learning_rate=c.learning_rate, n_steps=c.n_steps,
-                           batch_size=c.batch_size, n_epochs=c.n_epochs, gamma=c.gamma, gae_lambda=c.gae_lambda,
-                           clip_range=c.clip_range, ent_coef=c.ent_coef, seed=c.seed, device="cpu", verbose=0,
+        return MaskablePPO("MlpPolicy", env, **settings, seed=c.seed, device="cpu", verbose=0,
                            policy_kwargs={"net_arch": {"pi": layers, "vf": layers}})
 
     def _logger(self):
