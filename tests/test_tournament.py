@@ -40,7 +40,7 @@ class Illegal(Agent):
 
 @pytest.fixture(autouse=True)
 def test_agents(monkeypatch):
-    """Specs ``first`` and ``illegal`` for the agents above (forked workers inherit them)."""
+    """Specs ``first`` and ``illegal`` for the agents above (worker processes are given the registry)."""
     monkeypatch.setitem(agents.REGISTRY, "first", (__name__, "FirstLegal"))
     monkeypatch.setitem(agents.REGISTRY, "illegal", (__name__, "Illegal"))
 

@@ -19,6 +19,7 @@ from functools import partial
 import numpy as np
 from tqdm import tqdm
 
+from agents import REGISTRY as agent_registry
 from agents import make_agent
 from tribune_env import Game, IllegalActionError
 
@@ -59,13 +60,15 @@ def _fresh_agents():
     _agents.clear()
 
 
-def _start_worker():
-    """A worker process: fresh agents, and torch (if a model agent loads it) on one thread.
+def _start_worker(registry: dict):
+    """A worker process: the parent's agent registry (agents registered at run time included),
+    fresh agents, and torch (if a model agent loads it) on one thread.
 
     A model decides one observation at a time, which more threads only slow down, and the
     other workers already use the other cores.
     """
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    agent_registry.update(registry)
     _fresh_agents()
 
 
@@ -106,7 +109,8 @@ def run(specs: list, games: int, seed: int, settings: dict, workers: int | None 
         return list(bar(map(play, jobs)))
     # spawn, not fork: a forked child of a process that has run torch can deadlock in its threads
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                             initargs=(dict(agent_registry),)) as pool:
         return list(bar(pool.map(play, jobs)))
 
 
