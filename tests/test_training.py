@@ -83,13 +83,15 @@ def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path)
     import shutil
     out = tmp_path / "run"
     shutil.copytree(run[0], out)
+    with open(out / "training.csv", "a") as log:          # a rollout past the checkpoint, lost in a crash
+        log.write("640,1,0.0,-1.0,100.0\n")
     result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "768",
                                        "--learning-rate", "0.0002"])
     assert result.exit_code == 0, result.output
     state = json.loads((out / "state.json").read_text())
     assert state["steps"] == 768 and state["segments"] == 1
     assert state["snapshots"][-1] == "snapshots/step_768.zip"
-    assert [int(r["steps"]) for r in rows(out / "training.csv")][-2:] == [640, 768]
+    assert [int(r["steps"]) for r in rows(out / "training.csv")] == [128, 256, 384, 512, 640, 768]
     assert (out / "progress-resumed-1.csv").exists()
     from sb3_contrib import MaskablePPO
     resumed = MaskablePPO.load(out / "checkpoint.zip")
@@ -145,7 +147,8 @@ def test_a_bad_flag_value_is_a_usage_error(tmp_path):
 
 
 def test_config_files_round_trip(tmp_path):
-    config = configs.TrainConfig(players=3, learning_rate=1e-5, baselines="random=0.5,ismcts:iterations=8=1")
+    config = configs.TrainConfig(players=3, learning_rate=1e-5, baselines="random=0.5,ismcts:iterations=8=1",
+                                 eval_opponents='model:C:\\runs\\"a".zip')
     configs.write(config, tmp_path / "c.toml")
     assert configs.read(tmp_path / "c.toml") == config
     assert config.pool() == [("random", 0.5), ("ismcts:iterations=8", 1.0)]

@@ -98,6 +98,8 @@ def evaluate(model, opponents, players, games, seed, workers, out):
     from . import plots
     from agents import make_agent
     specs = [s.strip() for s in opponents.split(",") if s.strip()]
+    if not specs:
+        raise click.BadParameter("name at least one agent spec", param_hint="--opponents")
     try:
         for spec in [f"model:{model}", *specs]:
             make_agent(spec)                     # a bad spec or model file stops here

@@ -8,6 +8,7 @@ saved with each run, and a resumed run reads them back from there.
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from dataclasses import dataclass, field, fields
 
@@ -143,7 +144,7 @@ def read(path) -> TrainConfig:
 
 
 def write(config: TrainConfig, path) -> None:
-    """Save as TOML (every value is a number or a string)."""
-    lines = [f"{k} = {v!r}" if not isinstance(v, str) else f'{k} = "{v}"' for k, v in config.as_dict().items()]
+    """Save as TOML (every value is a number or a string; a JSON string is a TOML basic string)."""
+    lines = [f"{k} = {json.dumps(v) if isinstance(v, str) else repr(v)}" for k, v in config.as_dict().items()]
     with open(path, "w") as file:
         file.write("\n".join(lines) + "\n")

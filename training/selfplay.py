@@ -79,18 +79,30 @@ class Trainer:
             if not self.files.state.exists():
                 raise ConfigError(f"nothing to resume in {out}: no {self.files.state.name}")
             self.state = json.loads(self.files.state.read_text())
+            self._drop_rows_after(self.state["steps"])
             saved = configs.read(self.files.config).net_arch
             if config.net_arch != saved:
                 raise ConfigError(f"a resumed run keeps its network ({saved}); net_arch cannot become "
                                   f"{config.net_arch}")
         else:
-            if self.files.state.exists():
-                raise ConfigError(f"{out} already holds a run; resume it or choose another directory")
+            if self.files.config.exists():
+                raise ConfigError(f"{out} already holds a run; resume it, or choose another directory "
+                                  f"(a run stopped before its first checkpoint cannot be resumed: delete it)")
             self.state = {"steps": 0, "snapshots": [], "best": None, "segments": 0}
         self.config = config
         self.files.root.mkdir(parents=True, exist_ok=True)
         self.files.snapshots.mkdir(exist_ok=True)
         configs.write(config, self.files.config)
+
+    def _drop_rows_after(self, steps: int) -> None:
+        """Forget log rows of an interrupted run past its last checkpoint, which resuming repeats."""
+        for path in (self.files.training, self.files.evaluations):
+            rows = read_csv(path)
+            if any(r["steps"] > steps for r in rows):
+                path.unlink()
+                for row in rows:
+                    if row["steps"] <= steps:
+                        _append_csv(path, {k: int(v) if k in ("steps", "games") else v for k, v in row.items()})
 
     # ----------------------------------------------------------------- building
     def _pool(self) -> OpponentPool:
@@ -143,6 +155,11 @@ class Trainer:
         env = VectorEnv(num_envs=c.num_envs, num_players=c.players, opponents=self._pool(), reward=c.reward,
                         seed=derive_seed(c.seed, start))
         model = self._model(env)
+        if start:                        # a resumed run draws new games, not the first ones again
+            model.set_random_seed(derive_seed(c.seed, start))
+        from agents import make_agent
+        for spec in c.evaluation_specs():
+            make_agent(spec)             # a bad evaluation opponent stops the run now, not hours in
         if not start and c.imitation_games:
             self._imitate(model)
         model.set_logger(self._logger())
