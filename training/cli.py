@@ -13,8 +13,6 @@ from pathlib import Path
 
 import click
 
-from tribune_env.errors import TribuneError
-
 from . import config as configs
 
 
@@ -25,10 +23,6 @@ def _setting_flags(command):
         command = click.option(f"--{f.name.replace('_', '-')}", f.name, type=kind, default=None,
                                help=f"{f.metadata['help']} [default: {f.default}]")(command)
     return command
-
-
-def _fail(exc: Exception):
-    raise click.ClickException(str(exc)) from None
 
 
 @click.command()
@@ -45,40 +39,32 @@ def train(config_file, out, resume, **flags):
     against the baseline agents every --eval-every steps and keeps the best model. Ends
     with the best model's results table and the learning-curve plot.
     """
+    from tribune_env.cli import usage_errors
+
     from . import selfplay
     given = {k: v for k, v in flags.items() if v is not None}
-    try:
+    saved = Path(out) / "config.toml"
+    if resume and config_file:
+        raise click.UsageError("--resume reads the run's own config.toml; leave out --config")
+    if resume and not saved.exists():
+        raise click.ClickException(f"nothing to resume in {out}: no config.toml")
+    with usage_errors():
         if resume:
-            if config_file:
-                raise click.UsageError("--resume reads the run's own config.toml; leave out --config")
-            saved = Path(out) / "config.toml"
-            base = configs.read(saved) if saved.exists() else None
-            if base is None:
-                raise click.ClickException(f"nothing to resume in {out}: no config.toml")
+            base = configs.read(saved)
         else:
             base = configs.read(config_file) if config_file else configs.TrainConfig()
         config = configs.from_dict(given, base, source="flags")
         click.echo(f"training {config.players}-player self-play for {config.steps:,} steps into {out}")
         result = selfplay.train(config, out, resume=resume, echo=click.echo)
-    except TribuneError as exc:
-        _fail(exc)
     files = result["files"]
     state = json.loads(files.state.read_text())
     best = state["best"]
     click.echo(f"\ntrained {state['steps']:,} steps in {state['seconds'] / 60:.1f} minutes")
     click.echo(f"best model: {files.best} (step {best['steps']:,}); its evaluation:")
     from .evaluate import table
-    click.echo(table([_row(r, config.players) for r in result["rows"]]))
+    click.echo(table(result["rows"]))
     click.echo(f"\nlearning curve: {files.curve}\nlogs: {files.training}, {files.evaluations}, "
                f"{files.root}/progress.csv, {files.tensorboard}/")
-
-
-def _row(saved: dict, players: int) -> dict:
-    """An evaluations.csv row in the shape of evaluate()'s rows."""
-    games = int(saved["games"])
-    return {"opponent": saved["opponent"], "players": players, "games": games,
-            "wins": saved["win_rate"] * games, "win_rate": saved["win_rate"], "win_ci": [saved["low"], saved["high"]],
-            "mean_score": saved["mean_score"], "mean_rank": saved["mean_rank"]}
 
 
 @click.command()
@@ -94,18 +80,18 @@ def _row(saved: dict, players: int) -> dict:
 @click.option("--out", type=click.Path(file_okay=False), help="Write evaluation.json and evaluation.png here.")
 def evaluate(model, opponents, players, games, seed, workers, out):
     """Play a trained model (a MaskablePPO .zip) against baseline agents: win rates with 95% intervals."""
+    from agents import make_agent
+    from tribune_env.cli import usage_errors
+
     from . import evaluate as ev
     from . import plots
-    from agents import make_agent
     specs = [s.strip() for s in opponents.split(",") if s.strip()]
     if not specs:
         raise click.BadParameter("name at least one agent spec", param_hint="--opponents")
-    try:
+    with usage_errors():
         for spec in [f"model:{model}", *specs]:
             make_agent(spec)                     # a bad spec or model file stops here
         rows = ev.evaluate(model, specs, players, games, seed, workers)
-    except TribuneError as exc:
-        _fail(exc)
     click.echo(ev.table(rows))
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)

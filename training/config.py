@@ -73,7 +73,7 @@ class TrainConfig:
             if not ok:
                 raise ConfigError(f"bad training config: {message}")
         self.layers()
-        from agents import parse_spec             # agent names are checked now, models when loaded
+        from agents import parse_spec  # agent names are checked now, models when loaded
         for spec in [s for s, _ in self.pool()] + self.evaluation_specs():
             parse_spec(spec)
         if not self.evaluation_specs():
@@ -106,7 +106,7 @@ class TrainConfig:
     def evaluation_specs(self) -> list[str]:
         return [s.strip() for s in self.eval_opponents.split(",") if s.strip()]
 
-    def replace(self, **changes) -> "TrainConfig":
+    def replace(self, **changes) -> TrainConfig:
         return dataclasses.replace(self, **changes)
 
     def as_dict(self) -> dict:

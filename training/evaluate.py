@@ -22,12 +22,12 @@ def settings(players: int) -> dict:
 def evaluate(model_path, opponents: list, players: int, games: int, seed: int = 0,
              workers: int | None = None) -> list[dict]:
     """One row per opponent spec: the model's results in `games` games against it."""
-    model = f"model:{model_path}"
+    model, game = f"model:{model_path}", settings(players)
     rows = []
     for spec in opponents:
         specs = [model] + [spec] * (players - 1)
-        results = tournament.run(specs, games, seed, settings(players), workers)
-        summary = tournament.summarize(results, specs, seed, settings(players))
+        results = tournament.run(specs, games, seed, game, workers)
+        summary = tournament.summarize(results, specs, seed, game)
         entrant = summary["entrants"][0]
         rows.append({"opponent": spec, "players": players, "games": entrant["games"], "wins": entrant["wins"],
                      "win_rate": entrant["win_rate"], "win_ci": entrant["win_ci"],

@@ -9,8 +9,6 @@ rewards. PPO takes over from there.
 """
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +17,7 @@ from tribune_env import Game, PlayerView
 from tribune_env.rewards import final_rewards
 
 from .games import derive_seed
+from .processes import parallel_map
 
 
 @dataclass
@@ -60,11 +59,7 @@ def demonstrations(games: int, players: int, reward: str, seed: int, workers: in
     """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`."""
     chunk = max(1, min(25, -(-games // (4 * workers))))       # games are seeded by number: any split gives the same data
     jobs = [(seed, first, min(chunk, games - first), players, reward) for first in range(0, games, chunk)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            parts = list(_advance(pool.map(_play, jobs), jobs, progress))
-    else:
-        parts = list(_advance(map(_play, jobs), jobs, progress))
+    parts = list(_advance(parallel_map(_play, jobs, workers), jobs, progress))
     return Demonstrations(np.array([o for p in parts for o in p[0]], dtype=np.float32),
                           np.array([m for p in parts for m in p[1]], dtype=bool),
                           np.array([a for p in parts for a in p[2]], dtype=np.int64),

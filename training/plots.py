@@ -1,9 +1,20 @@
-"""The tournament picture: win rates with their 95% intervals against the even share, and ratings."""
+"""Pictures of results: tournaments (win rates with 95% intervals, ratings), a model's evaluation,
+and a training run's learning curve."""
 from __future__ import annotations
 
 from matplotlib.figure import (
     Figure,  # no pyplot: no GUI backend, no global figure state
 )
+
+
+def win_bars(ax, groups: list, even_share: float, title: str, color: str) -> None:
+    """Bars of ``win_rate`` with their ``win_ci`` as error bars, and the even share as a line."""
+    rates = [g["win_rate"] for g in groups]
+    errors = [[r - g["win_ci"][0] for r, g in zip(rates, groups)], [g["win_ci"][1] - r for r, g in zip(rates, groups)]]
+    ax.bar(range(len(groups)), rates, yerr=errors, capsize=6, color=color)
+    ax.axhline(even_share, color="grey", linestyle="--", label="even share")
+    ax.set(title=title, ylim=(0, 1), ylabel="wins per game")
+    ax.legend()
 
 
 def plot(summary: dict, path) -> None:
@@ -13,14 +24,8 @@ def plot(summary: dict, path) -> None:
     x = range(len(entrants))
     fig = Figure(figsize=(4 + 1.6 * len(entrants), 4.5), layout="constrained")
     wins, skill = fig.subplots(1, 2)
-    rates = [e["win_rate"] for e in entrants]
-    errors = [[r - e["win_ci"][0] for r, e in zip(rates, entrants)],
-              [e["win_ci"][1] - r for r, e in zip(rates, entrants)]]
-    wins.bar(x, rates, yerr=errors, capsize=6, color="tab:blue")
-    wins.axhline(1 / len(entrants), color="grey", linestyle="--", label="even share")
-    wins.set(title=f"Win rate, 95% Wilson interval ({summary['games']['count']} games)", ylim=(0, 1),
-             ylabel="wins per game")
-    wins.legend()
+    win_bars(wins, entrants, 1 / len(entrants),
+             f"Win rate, 95% Wilson interval ({summary['games']['count']} games)", "tab:blue")
     skill.errorbar(x, [e["rating"]["mu"] for e in entrants], yerr=[e["rating"]["sigma"] for e in entrants],
                    fmt="o", capsize=6, color="tab:orange")
     skill.set(title="OpenSkill rating (Plackett-Luce), mu ± sigma", ylabel="mu")
@@ -54,12 +59,7 @@ def evaluation(rows: list, path) -> None:
     """Write a PNG of a model's win rate against each opponent, with 95% intervals and the even share."""
     fig = Figure(figsize=(3 + 1.5 * len(rows), 4.5), layout="constrained")
     ax = fig.subplots()
-    rates = [r["win_rate"] for r in rows]
-    errors = [[p - r["win_ci"][0] for p, r in zip(rates, rows)], [r["win_ci"][1] - p for p, r in zip(rates, rows)]]
-    ax.bar(range(len(rows)), rates, yerr=errors, capsize=6, color="tab:green")
-    ax.axhline(1 / rows[0]["players"], color="grey", linestyle="--", label="even share")
+    players = rows[0]["players"]
+    win_bars(ax, rows, 1 / players, f"Model win rate, {players} players, 95% Wilson interval", "tab:green")
     ax.set_xticks(range(len(rows)), [r["opponent"] for r in rows])
-    ax.set(title=f"Model win rate, {rows[0]['players']} players, 95% Wilson interval", ylim=(0, 1),
-           ylabel="wins per game")
-    ax.legend()
     fig.savefig(path, dpi=120)

@@ -38,19 +38,22 @@ from . import imitation
 from .evaluate import evaluate
 from .games import derive_seed
 
+RUN_FILES = {"config": "config.toml", "state": "state.json", "checkpoint": "checkpoint.zip",
+             "snapshots": "snapshots", "best": "best_model.zip", "final": "model.zip",
+             "training": "training.csv", "evaluations": "evaluations.csv", "imitation": "imitation.csv",
+             "curve": "learning_curve.png", "tensorboard": "tensorboard"}
+
 
 @dataclass(frozen=True)
 class RunFiles:
+    """The paths of a run's files, by role: ``files.best`` is ``root / "best_model.zip"``."""
+
     root: Path
 
     def __getattr__(self, name):
-        names = {"config": "config.toml", "state": "state.json", "checkpoint": "checkpoint.zip",
-                 "snapshots": "snapshots", "best": "best_model.zip", "final": "model.zip",
-                 "training": "training.csv", "evaluations": "evaluations.csv", "imitation": "imitation.csv",
-                 "curve": "learning_curve.png", "tensorboard": "tensorboard"}
-        if name not in names:
+        if name not in RUN_FILES:
             raise AttributeError(name)
-        return self.root / names[name]
+        return self.root / RUN_FILES[name]
 
 
 def _append_csv(path: Path, row: dict) -> None:
@@ -79,6 +82,7 @@ class Trainer:
             if not self.files.state.exists():
                 raise ConfigError(f"nothing to resume in {out}: no {self.files.state.name}")
             self.state = json.loads(self.files.state.read_text())
+            self.state["segments"] += 1
             self._drop_rows_after(self.state["steps"])
             saved = configs.read(self.files.config).net_arch
             if config.net_arch != saved:
@@ -234,9 +238,12 @@ class Trainer:
         return rows
 
     def final_evaluation(self) -> list[dict]:
-        """The best model's results against every evaluation opponent (from its evaluation)."""
-        best = self.state["best"]
-        return [r for r in read_csv(self.files.evaluations) if r["steps"] == best["steps"]]
+        """The best model's results against every evaluation opponent, as :func:`evaluate` gives them."""
+        best, players = self.state["best"], self.config.players
+        return [{"opponent": r["opponent"], "players": players, "games": int(r["games"]),
+                 "wins": r["win_rate"] * r["games"], "win_rate": r["win_rate"], "win_ci": [r["low"], r["high"]],
+                 "mean_score": r["mean_score"], "mean_rank": r["mean_rank"]}
+                for r in read_csv(self.files.evaluations) if r["steps"] == best["steps"]]
 
 
 try:
@@ -315,6 +322,4 @@ def train(config: configs.TrainConfig, out, resume: bool = False, progress: bool
         import sb3_contrib  # noqa: F401
     except ImportError:
         raise ConfigError("training needs the train extra: pip install -e '.[train]'") from None
-    trainer = Trainer(config, out, resume=resume, progress=progress, echo=echo)
-    trainer.state["segments"] += resume
-    return trainer.run()
+    return Trainer(config, out, resume=resume, progress=progress, echo=echo).run()

@@ -9,10 +9,8 @@ ratings are updated game by game in that order, whatever the number of processes
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
@@ -25,6 +23,7 @@ from tribune_env import Game, IllegalActionError
 
 from . import records
 from .games import derive_seed, ending, play_out, reset_agents
+from .processes import parallel_map
 from .stats import ratings, wilson
 
 
@@ -105,13 +104,7 @@ def run(specs: list, games: int, seed: int, settings: dict, workers: int | None 
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     bar = partial(tqdm, total=len(jobs), unit="game", disable=None)
     _fresh_agents()
-    if workers == 1:
-        return list(bar(map(play, jobs)))
-    # spawn, not fork: a forked child of a process that has run torch can deadlock in its threads
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(dict(agent_registry),)) as pool:
-        return list(bar(pool.map(play, jobs)))
+    return list(bar(parallel_map(play, jobs, workers, _start_worker, (dict(agent_registry),))))
 
 
 def _appearances(results: list, specs: list) -> list[dict]:

@@ -61,7 +61,7 @@ def bench(seconds, repeats, players, num_envs, seed, json_path, plot_path):
 
 
 @contextmanager
-def _usage_errors():
+def usage_errors():
     """The package's errors (bad configuration, records, illegal actions) as messages, not tracebacks."""
     from .errors import TribuneError
     try:
@@ -88,7 +88,7 @@ def _settings(players, victory_card, point_variant, round_limit) -> dict:
     from . import Game
     settings = {"num_players": players, "victory_card": victory_card, "point_variant": point_variant,
                 "round_limit": round_limit}
-    with _usage_errors():
+    with usage_errors():
         settings["round_limit"] = Game(**settings, seed=0, log=False).round_limit
     return settings
 
@@ -97,7 +97,7 @@ def _agents(specs) -> list:
     """One agent per spec; an unknown or unavailable agent is a usage error."""
     from agents import make_agent
     try:
-        with _usage_errors():
+        with usage_errors():
             return [make_agent(spec) for spec in specs]
     except ImportError as exc:
         raise click.ClickException(f"an agent is not available: {exc}") from None
@@ -141,7 +141,7 @@ def tournament(specs, games, seed, workers, victory_card, point_variant, round_l
     from training import tournament as t
     settings = _settings(len(specs), victory_card, point_variant, round_limit)
     _agents(dict.fromkeys(specs))               # a bad spec stops here, before any game
-    with _usage_errors():
+    with usage_errors():
         results = t.run(list(specs), games, seed, settings, workers, keep_records=bool(records))
     summary = t.summarize(results, list(specs), seed, settings)
     click.echo(report.text(summary))
@@ -193,7 +193,7 @@ def play(players, seat, opponents, seed, victory_card, point_variant, round_limi
     game = Game(**settings, seed=seed)
     reset_agents(opponents[:seat] + [human] + opponents[seat:], seed)
     try:
-        with _usage_errors():
+        with usage_errors():
             played = play_human(game, human, seat, opponents, specs, click.echo)
     except Quit:
         click.echo("\nYou left the game.")
@@ -221,7 +221,7 @@ def replay(file, index, auto, delay):
     game ended as the record says.
     """
     from training import records as saved
-    with _usage_errors():
+    with usage_errors():
         record = saved.read(file, index)
         total = len(record["actions"])
         click.echo(", ".join(f"player_{p}: {spec}" for p, spec in enumerate(record["agents"])))
