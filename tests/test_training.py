@@ -67,6 +67,16 @@ def test_a_tiny_run_trains_checkpoints_evaluates_and_reports(run):
     assert "win rate [95% CI]" in output and "learning curve" in output
 
 
+def test_scheduled_events_come_after_the_update_so_a_step_labels_the_model_trained_on_it(run):
+    """The snapshot and evaluation at step 512 fall after the last rollout's update, as the final model."""
+    from sb3_contrib import MaskablePPO
+    out, _ = run
+    final = MaskablePPO.load(out / "model.zip").policy.state_dict()
+    snapshot = MaskablePPO.load(out / "snapshots" / "step_512.zip").policy.state_dict()
+    assert all(np.array_equal(final[k], snapshot[k]) for k in final)
+    assert json.loads((out / "state.json").read_text())["evaluated"] == 512
+
+
 def test_the_trained_model_plays_as_an_agent_and_in_a_tournament(run):
     out, _ = run
     agent = make_agent(f"model:{out / 'best_model.zip'}")
@@ -117,8 +127,15 @@ def test_a_run_is_not_overwritten_and_nothing_is_resumed_from_nowhere(run, tmp_p
     assert result.exit_code != 0 and "already holds a run" in result.output
     result = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "none"), "--resume"])
     assert result.exit_code != 0 and "nothing to resume" in result.output
+
+def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_changes_nothing(run):
+    out, _ = run
+    files = {path: path.read_bytes() for path in out.iterdir() if path.is_file()}
     result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--net-arch", "8,8"])
-    assert result.exit_code != 0 and "keeps its network (16)" in result.output
+    assert result.exit_code != 0 and "cannot change net_arch ('16' -> '8,8')" in result.output
+    result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--eval-games", "4", "--seed", "1"])
+    assert result.exit_code != 0 and "cannot change seed (0 -> 1), eval_games (2 -> 4)" in result.output
+    assert {path: path.read_bytes() for path in out.iterdir() if path.is_file()} == files
 
 
 @pytest.mark.parametrize("text, problem", [

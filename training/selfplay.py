@@ -43,6 +43,10 @@ RUN_FILES = {"config": "config.toml", "state": "state.json", "checkpoint": "chec
              "training": "training.csv", "evaluations": "evaluations.csv", "imitation": "imitation.csv",
              "curve": "learning_curve.png", "tensorboard": "tensorboard"}
 
+# Settings a resumed run cannot change: the network, what its games are, and the
+# evaluation that ranks its models for best_model.zip.
+KEPT_ON_RESUME = ("players", "net_arch", "seed", "reward", "eval_opponents", "eval_games")
+
 
 @dataclass(frozen=True)
 class RunFiles:
@@ -81,13 +85,15 @@ class Trainer:
         if resume:
             if not self.files.state.exists():
                 raise ConfigError(f"nothing to resume in {out}: no {self.files.state.name}")
+            saved = configs.read(self.files.config)
+            changed = [f"{name} ({getattr(saved, name)!r} -> {getattr(config, name)!r})"
+                       for name in KEPT_ON_RESUME if getattr(config, name) != getattr(saved, name)]
+            if changed:
+                raise ConfigError(f"a resumed run keeps its network, games and evaluation; cannot change "
+                                  f"{', '.join(changed)}")
             self.state = json.loads(self.files.state.read_text())
             self.state["segments"] += 1
             self._drop_rows_after(self.state["steps"])
-            saved = configs.read(self.files.config).net_arch
-            if config.net_arch != saved:
-                raise ConfigError(f"a resumed run keeps its network ({saved}); net_arch cannot become "
-                                  f"{config.net_arch}")
         else:
             if self.files.config.exists():
                 raise ConfigError(f"{out} already holds a run; resume it, or choose another directory "
@@ -253,7 +259,12 @@ except ImportError:            # the train extra is missing; Trainer refuses to 
 
 
 class SelfPlayCallback(BaseCallback):
-    """Progress bar, per-rollout statistics, snapshots, checkpoints and evaluations on schedule."""
+    """Progress bar, per-rollout statistics, and snapshots, evaluations and checkpoints on schedule.
+
+    Scheduled events run at the start of a rollout, after the update that used the steps
+    they are due at, so a snapshot, an evaluation or a checkpoint at step N is the model
+    trained on N steps; ``finish`` runs those due at the end.
+    """
 
     def __init__(self, trainer: Trainer):
         super().__init__()
@@ -264,7 +275,8 @@ class SelfPlayCallback(BaseCallback):
     def _on_training_start(self) -> None:
         c = self.trainer.config
         self.bar = self.trainer._bar(c.steps, "steps", initial=self.num_timesteps)
-        self.started, self.start_steps = time.perf_counter(), self.num_timesteps
+        self.started = time.perf_counter()
+        self.start_steps = self.handled = self.num_timesteps
 
     def _on_step(self) -> bool:
         for done, info, reward in zip(self.locals["dones"], self.locals["infos"], self.locals["rewards"]):
@@ -273,18 +285,31 @@ class SelfPlayCallback(BaseCallback):
                 self.wins += info["learner_seat"] in info["winners"]
                 self.rewards.append(float(reward))
         self.bar.update(self.training_env.num_envs)
-        before, now = self.num_timesteps - self.training_env.num_envs, self.num_timesteps
-        c, t = self.trainer.config, self.trainer
-        if c.snapshot_every and _crossed(before, now, c.snapshot_every):
-            t.snapshot(self.model, self.training_env)
-        if c.eval_every and _crossed(before, now, c.eval_every):
-            rows = t.evaluation(self.model)
-            self.bar.set_postfix({r["opponent"]: f"{r['win_rate']:.2f}" for r in rows})
-            self.bar.write(f"step {now:,}: win rate " + ", ".join(
-                f"{r['win_rate']:.2f} [{r['win_ci'][0]:.2f}, {r['win_ci'][1]:.2f}] vs {r['opponent']}" for r in rows))
-        if _crossed(before, now, c.checkpoint_every):
-            t.checkpoint(self.model)
         return True
+
+    def _on_rollout_start(self) -> None:
+        self._scheduled(self.model)
+
+    def _scheduled(self, model) -> None:
+        """The snapshots, evaluations and checkpoints due since the last rollout boundary."""
+        c, t = self.trainer.config, self.trainer
+        before, now = self.handled, int(model.num_timesteps)
+        self.handled = now
+        if c.snapshot_every and _crossed(before, now, c.snapshot_every):
+            t.snapshot(model, self.training_env)
+        evaluated = c.eval_every and _crossed(before, now, c.eval_every)
+        if evaluated:
+            self._evaluate(model)
+        if evaluated or _crossed(before, now, c.checkpoint_every):    # the best model is never ahead of state.json
+            t.checkpoint(model)
+
+    def _evaluate(self, model) -> None:
+        rows = self.trainer.evaluation(model)
+        if self.bar is not None:
+            self.bar.set_postfix({r["opponent"]: f"{r['win_rate']:.2f}" for r in rows})
+        write = self.bar.write if self.bar is not None else self.trainer.echo
+        write(f"step {int(model.num_timesteps):,}: win rate " + ", ".join(
+            f"{r['win_rate']:.2f} [{r['win_ci'][0]:.2f}, {r['win_ci'][1]:.2f}] vs {r['opponent']}" for r in rows))
 
     def _on_rollout_end(self) -> None:
         steps = int(self.num_timesteps)
@@ -301,12 +326,14 @@ class SelfPlayCallback(BaseCallback):
         self.games, self.wins, self.rewards = 0, 0.0, []
 
     def finish(self, model) -> None:
-        """Last checkpoint and, unless the last rollout was evaluated already, a last evaluation."""
+        """The events due at the end; an evaluation of the final model unless it has one; the files."""
+        t = self.trainer
+        if self.bar is not None:
+            self._scheduled(model)
+        if t.state.get("evaluated") != int(model.num_timesteps):
+            self._evaluate(model)
         if self.bar is not None:
             self.bar.close()
-        t, c = self.trainer, self.trainer.config
-        if int(model.num_timesteps) - t.state.get("evaluated", -10**12) >= c.n_steps * c.num_envs:
-            t.evaluation(model)
         t.checkpoint(model)
         model.save(t.files.final)
 
