@@ -30,6 +30,18 @@ def _value(text: str):
     return text
 
 
+def split_specs(text: str) -> list[str]:
+    """``heuristic,ismcts:seconds=1,iterations=50,random`` -> three specs: an item ``key=value``
+    continues the options of the spec before it."""
+    specs = []
+    for item in text.split(","):
+        if specs and "=" in item and ":" not in item:
+            specs[-1] += "," + item
+        else:
+            specs.append(item.strip())
+    return specs
+
+
 def parse_spec(spec: str) -> tuple[str, dict]:
     """``"ismcts:seconds=0.25,iterations=100"`` -> ("ismcts", {"seconds": 0.25, "iterations": 100})."""
     name, _, rest = spec.strip().partition(":")

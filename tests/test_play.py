@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from agents import split_specs
 from agents.human import HumanAgent, Quit, choice, numbered
 from training.play import SeatLog
 from tribune_env import Game, IllegalActionError, PlayerView
-from tribune_env.cli import _split_specs, main
+from tribune_env.cli import main
 
 LABELS = ["place follower: Thermae 1", "place follower: Curia 2", "decline"]
 
@@ -134,7 +135,7 @@ def test_play_by_label():
 
 
 def test_opponent_specs_keep_their_options():
-    assert _split_specs("heuristic,ismcts:seconds=1,iterations=50,random") == \
+    assert split_specs("heuristic,ismcts:seconds=1,iterations=50,random") == \
         ["heuristic", "ismcts:seconds=1,iterations=50", "random"]
 
 

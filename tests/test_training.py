@@ -121,12 +121,21 @@ def test_evaluate_reports_win_rates_with_intervals(run, tmp_path):
     assert (tmp_path / "evaluation.png").stat().st_size > 0
 
 
+def test_evaluate_takes_opponents_with_several_options(run):
+    out, _ = run
+    result = CliRunner().invoke(main, ["evaluate", str(out / "model.zip"), "--opponents",
+                                       "ismcts:iterations=4,seconds=0", "--games", "2", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "ismcts:iterations=4,seconds=0" in result.output
+
+
 def test_a_run_is_not_overwritten_and_nothing_is_resumed_from_nowhere(run, tmp_path):
     out, _ = run
     result = CliRunner().invoke(main, ["train", "--out", str(out), "--steps", "64"])
     assert result.exit_code != 0 and "already holds a run" in result.output
     result = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "none"), "--resume"])
     assert result.exit_code != 0 and "nothing to resume" in result.output
+
 
 def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_changes_nothing(run):
     out, _ = run
@@ -169,6 +178,11 @@ def test_config_files_round_trip(tmp_path):
     configs.write(config, tmp_path / "c.toml")
     assert configs.read(tmp_path / "c.toml") == config
     assert config.pool() == [("random", 0.5), ("ismcts:iterations=8", 1.0)]
+
+
+def test_evaluation_opponents_keep_their_options():
+    config = configs.TrainConfig(eval_opponents="random, ismcts:iterations=8,seconds=0,heuristic")
+    assert config.evaluation_specs() == ["random", "ismcts:iterations=8,seconds=0", "heuristic"]
 
 
 def test_the_learner_receives_its_own_final_reward_losses_included():

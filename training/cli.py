@@ -80,12 +80,12 @@ def train(config_file, out, resume, **flags):
 @click.option("--out", type=click.Path(file_okay=False), help="Write evaluation.json and evaluation.png here.")
 def evaluate(model, opponents, players, games, seed, workers, out):
     """Play a trained model (a MaskablePPO .zip) against baseline agents: win rates with 95% intervals."""
-    from agents import make_agent
+    from agents import make_agent, split_specs
     from tribune_env.cli import usage_errors
 
     from . import evaluate as ev
     from . import plots
-    specs = [s.strip() for s in opponents.split(",") if s.strip()]
+    specs = [s for s in split_specs(opponents) if s]
     if not specs:
         raise click.BadParameter("name at least one agent spec", param_hint="--opponents")
     with usage_errors():

@@ -104,7 +104,8 @@ class TrainConfig:
         return members
 
     def evaluation_specs(self) -> list[str]:
-        return [s.strip() for s in self.eval_opponents.split(",") if s.strip()]
+        from agents import split_specs
+        return [s for s in split_specs(self.eval_opponents) if s]
 
     def replace(self, **changes) -> TrainConfig:
         return dataclasses.replace(self, **changes)

@@ -103,18 +103,6 @@ def _agents(specs) -> list:
         raise click.ClickException(f"an agent is not available: {exc}") from None
 
 
-def _split_specs(text: str) -> list:
-    """``heuristic,ismcts:seconds=1,iterations=50,random`` -> three specs: an item ``key=value``
-    continues the options of the spec before it."""
-    specs = []
-    for item in text.split(","):
-        if specs and "=" in item and ":" not in item:
-            specs[-1] += "," + item
-        else:
-            specs.append(item.strip())
-    return specs
-
-
 @main.command()
 @click.argument("specs", metavar="AGENT...", nargs=-1, required=True)
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
@@ -172,7 +160,8 @@ def play(players, seat, opponents, seed, victory_card, point_variant, round_limi
     """
     if seat >= players:
         raise click.UsageError(f"--seat must be 0 to {players - 1} for {players} players, got {seat}")
-    specs = _split_specs(opponents)
+    from agents import split_specs
+    specs = split_specs(opponents)
     specs = specs * (players - 1) if len(specs) == 1 else specs
     if len(specs) != players - 1:
         raise click.UsageError(f"{players} players need {players - 1} opponents (or one spec for all); "
