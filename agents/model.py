@@ -25,9 +25,19 @@ class ModelAgent(Agent):
         super().__init__(seed)
         if model is None:
             model = load_model(path)
-        self.model = model
+        self.model, self.path = model, path
         self.deterministic = deterministic in (True, 1, "true", "True")
         self.name = f"model:{Path(path).name}" if path else "model"
+
+    def __getstate__(self):
+        """Pickled as its file path (to reach a worker process), the network loaded again there."""
+        if self.path is None:
+            raise TypeError("a ModelAgent made from a model in memory cannot be pickled; give it a path")
+        return {k: v for k, v in self.__dict__.items() if k != "model"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.model = load_model(self.path)
 
     def act(self, observation, action_mask, view=None) -> int:
         return int(self.act_batch(observation[None], action_mask[None])[0])

@@ -38,7 +38,7 @@ def test_readme_examples_run(capsys):
 
 
 def test_environment_guide_examples_run(capsys):
-    assert run_examples("docs/environments.md") == 4
+    assert run_examples("docs/environments.md") == 5
     out = capsys.readouterr().out
     assert "player_0" in out and "learner's reward:" in out
 

@@ -89,6 +89,32 @@ def test_the_trained_model_plays_as_an_agent_and_in_a_tournament(run):
     assert result.exit_code == 0, result.output
 
 
+def test_a_model_agent_travels_to_a_worker_process_as_its_file(run):
+    import pickle
+    out, _ = run
+    agent = make_agent(f"model:{out / 'model.zip'}", seed=5)
+    copy = pickle.loads(pickle.dumps(agent))
+    game = Game(2, seed=1, log=False)
+    obs, mask = game.observe(game.current_player)[None], game.legal_mask()[None]
+    assert np.array_equal(copy.probabilities(obs, mask), agent.probabilities(obs, mask))
+    assert copy.rng.random() == agent.rng.random()                  # its generator travels too
+    from agents.model import ModelAgent
+    with pytest.raises(TypeError, match="give it a path"):
+        pickle.dumps(ModelAgent(model=agent.model))
+
+
+def test_a_run_on_two_processes_trains_against_its_snapshots(run, tmp_path):
+    """workers = 2 splits the learner's games over two processes; snapshots reach both."""
+    (tmp_path / "two.toml").write_text(TINY.replace("workers = 1", "workers = 2").replace("imitation_games = 2",
+                                                                                          "imitation_games = 0"))
+    result = CliRunner().invoke(main, ["train", "--config", str(tmp_path / "two.toml"), "--out",
+                                       str(tmp_path / "run"), "--steps", "768", "--baselines", "random=0.001"])
+    assert result.exit_code == 0, result.output
+    state = json.loads((tmp_path / "run" / "state.json").read_text())
+    assert state["steps"] == 768 and len(state["snapshots"]) == 3
+    assert [int(r["steps"]) for r in rows(tmp_path / "run" / "training.csv")] == [128 * k for k in range(1, 7)]
+
+
 def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path):
     import shutil
     out = tmp_path / "run"

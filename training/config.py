@@ -52,7 +52,7 @@ class TrainConfig:
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda."})
     clip_range: float = field(default=0.1, metadata={"help": "PPO clipping."})
     ent_coef: float = field(default=0.003, metadata={"help": "Entropy bonus."})
-    workers: int = field(default=0, metadata={"help": "Processes for evaluation games (0: the number of CPUs)."})
+    workers: int = field(default=0, metadata={"help": "Processes for the learner's games, imitation and evaluation (0: the number of CPUs)."})
 
     def __post_init__(self):
         checks = [

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tribune_env import OpponentPool, VectorEnv
+from tribune_env import OpponentPool, ShardedVectorEnv, VectorEnv
 from tribune_env.errors import ConfigError
 
 from . import config as configs
@@ -162,8 +162,22 @@ class Trainer:
         c = self.config
         start = self.state["steps"]
         self._clock = time.perf_counter() - self.state.get("seconds", 0.0)
-        env = VectorEnv(num_envs=c.num_envs, num_players=c.players, opponents=self._pool(), reward=c.reward,
-                        seed=derive_seed(c.seed, start))
+        env = self._env(derive_seed(c.seed, start))
+        try:
+            return self._train(env, start)
+        finally:
+            env.close()
+
+    def _env(self, seed: int):
+        """The learner's games, split over the worker processes when there are several."""
+        c = self.config
+        shards = min(self._workers(), c.num_envs)
+        settings = {"num_envs": c.num_envs, "num_players": c.players, "opponents": self._pool(),
+                    "reward": c.reward, "seed": seed}
+        return VectorEnv(**settings) if shards == 1 else ShardedVectorEnv(shards=shards, **settings)
+
+    def _train(self, env, start: int) -> dict:
+        c = self.config
         model = self._model(env)
         if start:                        # a resumed run draws new games, not the first ones again
             model.set_random_seed(derive_seed(c.seed, start))

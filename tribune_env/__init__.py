@@ -26,10 +26,13 @@ def __getattr__(name):
     if name == "VectorEnv":                 # imported on demand: stable-baselines3 and torch, if present
         from .vector import VectorEnv
         return VectorEnv
+    if name == "ShardedVectorEnv":
+        from .shards import ShardedVectorEnv
+        return ShardedVectorEnv
     raise AttributeError(f"module 'tribune_env' has no attribute {name!r}")
 
 
 __all__ = ["ActionSpace", "ConfigError", "DEFAULT_DATA", "FACTIONS", "Game", "GameData",
-           "IllegalActionError", "LEADERS", "OpponentPool", "PlayerView", "SingleAgentEnv", "StateFormatError",
+           "IllegalActionError", "LEADERS", "OpponentPool", "PlayerView", "ShardedVectorEnv", "SingleAgentEnv", "StateFormatError",
            "TribuneError", "VICTORY_CARDS", "VectorEnv", "VectorGames", "VictoryCard", "card_name", "env",
            "raw_env"]

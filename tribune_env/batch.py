@@ -101,17 +101,22 @@ class VectorGames:
         return self.observations, self.masks, self.players, rewards, ended
 
     def _check(self, actions) -> np.ndarray:
-        """The actions as int64, or IllegalActionError naming the first bad game (nothing is stepped)."""
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise IllegalActionError(f"actions must be {self.num_envs} ints, got {actions.dtype} "
-                                     f"array of shape {actions.shape}")
-        actions = actions.astype(np.int64)
-        rows = np.flatnonzero(actions >= 0)
-        bad = actions[rows] >= self.action_size
-        bad[~bad] = self.masks[rows[~bad], actions[rows[~bad]]] == 0
-        if bad.any() or (actions < -1).any():
-            i = int(rows[bad][0]) if bad.any() else int(np.flatnonzero(actions < -1)[0])
-            raise IllegalActionError(f"game {i}: action {int(actions[i])} is not legal for "
-                                     f"player_{int(self.players[i])}")
-        return actions
+        return check_actions(actions, self.masks, self.players)
+
+
+def check_actions(actions, masks: np.ndarray, players: np.ndarray | None = None) -> np.ndarray:
+    """The actions as int64 (-1: the game sits out), or IllegalActionError naming the first bad game."""
+    actions = np.asarray(actions)
+    num_envs, action_size = masks.shape
+    if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+        raise IllegalActionError(f"actions must be {num_envs} ints, got {actions.dtype} "
+                                 f"array of shape {actions.shape}")
+    actions = actions.astype(np.int64)
+    rows = np.flatnonzero(actions >= 0)
+    bad = actions[rows] >= action_size
+    bad[~bad] = masks[rows[~bad], actions[rows[~bad]]] == 0
+    if bad.any() or (actions < -1).any():
+        i = int(rows[bad][0]) if bad.any() else int(np.flatnonzero(actions < -1)[0])
+        who = "" if players is None else f" for player_{int(players[i])}"
+        raise IllegalActionError(f"game {i}: action {int(actions[i])} is not legal{who}")
+    return actions

@@ -46,19 +46,21 @@ class VectorEnv(_Base):
         self._rng = np.random.default_rng(seed)
         self._seats = [LearnerSeats(learner_seat, n, first=i) for i in range(num_envs)]
         self.set_opponents(opponents)
+        self._init_spaces(num_envs, self.games.obs_layout.space(), spaces.Discrete(self.games.action_size))
+        self._seeds = [None] * num_envs
+        self._learner = np.zeros(num_envs, dtype=np.int64)
+        self._who = np.full((num_envs, MAX_PLAYERS), -1, dtype=np.int64)   # policy index per seat
+        self._actions = None
+
+    def _init_spaces(self, num_envs: int, observation_space, action_space) -> None:
+        """What SB3's ``VecEnv.__init__`` sets, and the same without stable-baselines3."""
         self.render_mode = None
-        observation_space = self.games.obs_layout.space()
-        action_space = spaces.Discrete(self.games.action_size)
         if _Base is object:
             self.num_envs, self.observation_space, self.action_space = num_envs, observation_space, action_space
             self.reset_infos = [{} for _ in range(num_envs)]
             self._options = [{} for _ in range(num_envs)]
         else:
-            super().__init__(num_envs, observation_space, action_space)
-        self._seeds = [None] * num_envs
-        self._learner = np.zeros(num_envs, dtype=np.int64)
-        self._who = np.full((num_envs, MAX_PLAYERS), -1, dtype=np.int64)   # policy index per seat
-        self._actions = None
+            _Base.__init__(self, num_envs, observation_space, action_space)
 
     def _generator(self) -> np.random.Generator:
         return self._rng
