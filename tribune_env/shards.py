@@ -37,7 +37,7 @@ def _serve(connection, settings: dict) -> None:
         try:
             if command == "start":
                 env = VectorEnv(**settings)
-                reply = (env.observation_space, env.action_space)
+                reply = (env.num_players, env.observation_space, env.action_space)
             elif command == "reset":
                 reply = (env.reset(), env.action_masks(), env.reset_infos)
             elif command == "step":
@@ -94,7 +94,6 @@ class ShardedVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 8, shards: int = 2, seed=None, **settings):
         sizes = shard_sizes(num_envs, shards)
-        self.num_players = settings.get("num_players", 4)
         context = multiprocessing.get_context("spawn")
         self._connections, self._workers = [], []
         with _one_thread_each():
@@ -108,7 +107,7 @@ class ShardedVectorEnv(VectorEnv):
                 self._workers.append(worker)
         self._bounds = np.cumsum([0] + sizes)
         try:
-            observation_space, action_space = self._ask_all("start")[0]
+            self.num_players, observation_space, action_space = self._ask_all("start")[0]
         except BaseException:
             self.close()
             raise
