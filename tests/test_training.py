@@ -113,6 +113,13 @@ def test_a_run_on_two_processes_trains_against_its_snapshots(run, tmp_path):
     state = json.loads((tmp_path / "run" / "state.json").read_text())
     assert state["steps"] == 768 and len(state["snapshots"]) == 3
     assert [int(r["steps"]) for r in rows(tmp_path / "run" / "training.csv")] == [128 * k for k in range(1, 7)]
+    from tribune_env import ShardedVectorEnv
+    from training.selfplay import Trainer
+    env = Trainer(configs.read(tmp_path / "two.toml"), tmp_path / "probe")._env(seed=0)
+    try:                                                   # the run's games were on two processes
+        assert isinstance(env, ShardedVectorEnv) and len(env._workers) == 2 and env.num_envs == 4
+    finally:
+        env.close()
 
 
 def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path):
