@@ -38,6 +38,8 @@ class TrainConfig:
     imitation_games: int = field(default=0, metadata={
         "help": "Heuristic self-play games whose decisions the network imitates before PPO (0: none)."})
     imitation_epochs: int = field(default=6, metadata={"help": "Passes over the imitation data."})
+    advisor: str = field(default="", metadata={
+        "help": "Agent spec whose move is appended to the learner's observations, e.g. heuristic ('': none)."})
     eval_every: int = field(default=50_000, metadata={"help": "Steps between evaluations (0: only at the end)."})
     eval_games: int = field(default=100, metadata={"help": "Games per evaluation opponent."})
     eval_opponents: str = field(default="random,heuristic", metadata={
@@ -74,7 +76,7 @@ class TrainConfig:
                 raise ConfigError(f"bad training config: {message}")
         self.layers()
         from agents import parse_spec  # agent names are checked now, models when loaded
-        for spec in [s for s, _ in self.pool()] + self.evaluation_specs():
+        for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + ([self.advisor] if self.advisor else []):
             parse_spec(spec)
         if not self.evaluation_specs():
             raise ConfigError("bad training config: eval_opponents names no agent")

@@ -5,7 +5,8 @@ the heuristic, so PPO from scratch gets no signal against it. Imitation gives a 
 near the heuristic's level: heuristic self-play games are recorded (every decision's
 observation, mask and choice, and the final reward of the seat that chose), then the
 policy is fitted to the choices (masked cross-entropy) and the value head to the final
-rewards. PPO takes over from there.
+rewards. PPO takes over from there. With an advisor (:mod:`tribune_env.advice`) the
+recorded observations are advised, as the learner's will be.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tribune_env import Game, PlayerView
+from tribune_env.advice import advise
 from tribune_env.rewards import final_rewards
 
 from .games import derive_seed
@@ -33,18 +35,23 @@ class Demonstrations:
 
 def _play(job: tuple) -> tuple:
     """Heuristic self-play games `first`..`first + count - 1`, each seeded from `seed` and its number."""
+    from agents import make_agent
     from agents.heuristic import HeuristicAgent
-    seed, first, count, players, reward = job
+    seed, first, count, players, reward, advisor = job
     observations, masks, actions, returns = [], [], [], []
     for number in range(first, first + count):
         game_seed = derive_seed(seed, number)
         game = Game(players, seed=game_seed, log=False)
         agents = [HeuristicAgent(seed=derive_seed(game_seed, seat)) for seat in range(players)]
+        advisors = [make_agent(advisor, seed=derive_seed(game_seed, players + seat)) for seat in range(players)] \
+            if advisor else None
         seats = []
         while not game.is_over:
             seat = game.current_player
-            observation, mask = game.observe(seat), game.legal_mask()
-            action = agents[seat].act(observation, mask, PlayerView(game, seat))
+            observation, mask, view = game.observe(seat), game.legal_mask(), PlayerView(game, seat)
+            action = agents[seat].act(observation, mask, view)
+            if advisors:
+                observation = advise(advisors[seat], observation[None], mask[None].astype(bool), [view])[0]
             observations.append(observation)
             masks.append(mask.astype(bool))
             actions.append(action)
@@ -55,10 +62,13 @@ def _play(job: tuple) -> tuple:
 
 
 def demonstrations(games: int, players: int, reward: str, seed: int, workers: int = 1,
-                   progress=None) -> Demonstrations:
-    """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`."""
+                   progress=None, advisor: str = "") -> Demonstrations:
+    """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`.
+
+    With an `advisor` spec the observations are advised by that agent.
+    """
     chunk = max(1, min(25, -(-games // (4 * workers))))       # games are seeded by number: any split gives the same data
-    jobs = [(seed, first, min(chunk, games - first), players, reward) for first in range(0, games, chunk)]
+    jobs = [(seed, first, min(chunk, games - first), players, reward, advisor) for first in range(0, games, chunk)]
     parts = list(_advance(parallel_map(_play, jobs, workers), jobs, progress))
     return Demonstrations(np.array([o for p in parts for o in p[0]], dtype=np.float32),
                           np.array([m for p in parts for m in p[1]], dtype=bool),

@@ -45,7 +45,7 @@ RUN_FILES = {"config": "config.toml", "state": "state.json", "checkpoint": "chec
 
 # Settings a resumed run cannot change: the network, what its games are, and the
 # evaluation that ranks its models for best_model.zip.
-KEPT_ON_RESUME = ("players", "net_arch", "seed", "reward", "eval_opponents", "eval_games")
+KEPT_ON_RESUME = ("players", "net_arch", "seed", "reward", "eval_opponents", "eval_games", "advisor")
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,10 @@ class Trainer:
             pool.add(self._snapshot_agent(self.files.root / path, number), self.config.snapshot_weight)
         return pool
 
+    def _advisor(self, seed: int):
+        from agents import make_agent
+        return make_agent(self.config.advisor, seed=derive_seed(seed, 1)) if self.config.advisor else None
+
     def _snapshot_agent(self, path: Path, number: int):
         """A snapshot plays by sampling its policy (from its own seeded generator), so that the pool's games vary."""
         from agents.model import ModelAgent
@@ -139,8 +143,10 @@ class Trainer:
         if self.state["steps"]:          # the checkpoint's network, with the settings as they are now
             return MaskablePPO.load(self.files.checkpoint, env=env, device="cpu", custom_objects=settings)
         layers = c.layers()
-        return MaskablePPO("MlpPolicy", env, **settings, seed=c.seed, device="cpu", verbose=0,
-                           policy_kwargs={"net_arch": {"pi": layers, "vf": layers}})
+        model = MaskablePPO("MlpPolicy", env, **settings, seed=c.seed, device="cpu", verbose=0,
+                            policy_kwargs={"net_arch": {"pi": layers, "vf": layers}})
+        model.advisor = c.advisor or None       # saved with the model: ModelAgent asks the same advisor
+        return model
 
     def _logger(self):
         from stable_baselines3.common.logger import Logger, make_output_format
@@ -173,7 +179,7 @@ class Trainer:
         c = self.config
         shards = min(self._workers(), c.num_envs)
         settings = {"num_envs": c.num_envs, "num_players": c.players, "opponents": self._pool(),
-                    "reward": c.reward, "seed": seed}
+                    "reward": c.reward, "seed": seed, "advisor": self._advisor(seed)}
         return VectorEnv(**settings) if shards == 1 else ShardedVectorEnv(shards=shards, **settings)
 
     def _train(self, env, start: int) -> dict:
@@ -201,7 +207,8 @@ class Trainer:
         workers = self._workers()
         self.echo(f"imitation: recording {c.imitation_games} heuristic self-play games on {workers} processes")
         with self._bar(c.imitation_games, "games") as bar:
-            data = imitation.demonstrations(c.imitation_games, c.players, c.reward, c.seed, workers, bar.update)
+            data = imitation.demonstrations(c.imitation_games, c.players, c.reward, c.seed, workers, bar.update,
+                                            advisor=c.advisor)
         self.echo(f"imitation: {len(data)} decisions; fitting the network for {c.imitation_epochs} epochs")
         with self._bar(c.imitation_epochs, "epochs") as bar:
             def epoch_done(row):

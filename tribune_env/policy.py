@@ -5,7 +5,8 @@ A policy is anything that picks an action for a seat:
 - an object with ``act(observation, action_mask, view) -> int`` (the agents of ``agents/``);
   optionally ``reset()``, called by :class:`~tribune_env.single.SingleAgentEnv` at the start
   of each game, and ``act_batch(observations, action_masks) -> actions``, which
-  :class:`~tribune_env.vector.VectorEnv` uses to decide for many games in one call;
+  :class:`~tribune_env.vector.VectorEnv` uses to decide for many games in one call (and
+  passes the games' views as a third argument to a policy whose ``needs_views`` is true);
 - a plain function ``f(observation, action_mask) -> int``;
 - the string ``"random"``: a uniformly random legal action, drawn from the environment's
   own seeded generator.

@@ -6,7 +6,8 @@ takes one learner action per game, lets the opponents play (a policy with ``act_
 decides for all its games in one call) until each game waits on its learner again, and
 returns batched observations, rewards and dones. A game that ends is replaced at once
 (automatic reset); its last observation is in ``infos[i]["terminal_observation"]``, with
-``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit.
+``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit. With an
+``advisor`` the learner's observations are advised (:mod:`tribune_env.advice`).
 
 With stable-baselines3 installed this class *is* an SB3 ``VecEnv``, so SB3 and
 sb3-contrib's MaskablePPO take it as it is; ``action_masks()`` gives the (N, actions)
@@ -17,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from .advice import advise, advised_space
 from .batch import VectorGames
 from .data import MAX_PLAYERS
 from .errors import ConfigError
@@ -33,20 +35,26 @@ class VectorEnv(_Base):
 
     Parameters as :class:`~tribune_env.single.SingleAgentEnv` (``num_players``,
     ``opponents``, ``learner_seat``, ``reward``, game configuration), plus ``num_envs`` and
-    ``seed``. An :class:`~tribune_env.policy.OpponentPool` is drawn from anew for each game.
+    ``seed``, and ``advisor``: an agent whose move for the learner is appended to each of the
+    learner's observations (see :mod:`tribune_env.advice`). An
+    :class:`~tribune_env.policy.OpponentPool` is drawn from anew for each game.
     With ``learner_seat="rotate"`` game slot i starts at seat i mod n, so the
     learners are spread over the seats at every moment. A policy object serves all games
     at once, so opponents must not keep per-game state.
     """
 
     def __init__(self, num_envs: int = 8, num_players: int = 4, opponents="random",
-                 learner_seat="rotate", reward: str = "win", seed=None, **config):
+                 learner_seat="rotate", reward: str = "win", seed=None, advisor=None, **config):
         self.games = VectorGames(num_envs, seed=seed, reward=reward, num_players=num_players, **config)
         self.num_players = n = self.games.num_players
         self._rng = np.random.default_rng(seed)
         self._seats = [LearnerSeats(learner_seat, n, first=i) for i in range(num_envs)]
         self.set_opponents(opponents)
-        self._init_spaces(num_envs, self.games.obs_layout.space(), spaces.Discrete(self.games.action_size))
+        self.advisor = advisor
+        space = self.games.obs_layout.space()
+        if advisor is not None:
+            space = advised_space(space, self.games.action_size)
+        self._init_spaces(num_envs, space, spaces.Discrete(self.games.action_size))
         self._seeds = [None] * num_envs
         self._learner = np.zeros(num_envs, dtype=np.int64)
         self._who = np.full((num_envs, MAX_PLAYERS), -1, dtype=np.int64)   # policy index per seat
@@ -102,7 +110,7 @@ class VectorEnv(_Base):
         infos = [{} for _ in range(self.num_envs)]
         self._play_opponents(rewards, dones, infos)
         self.reset_infos = [{"learner_seat": int(s)} for s in self._learner]
-        return self.games.observations.copy()
+        return self._observations()
 
     def step_async(self, actions) -> None:
         self._actions = actions
@@ -114,7 +122,7 @@ class VectorEnv(_Base):
         infos = [{} for _ in range(self.num_envs)]
         self._advance(actions, rewards, dones, infos)
         self._play_opponents(rewards, dones, infos)
-        return self.games.observations.copy(), rewards, dones, infos
+        return self._observations(), rewards, dones, infos
 
     def step(self, actions):
         self.step_async(actions)
@@ -153,6 +161,17 @@ class VectorEnv(_Base):
         return [indices] if isinstance(indices, (int, np.integer)) else list(indices)
 
     # ----------------------------------------------------------------- the games
+    def _observations(self) -> np.ndarray:
+        """Every learner's observation now (each game waits on its learner), advised if there is an advisor."""
+        g = self.games
+        if self.advisor is None:
+            return g.observations.copy()
+        return advise(self.advisor, g.observations, g.masks.astype(bool), self._views(range(self.num_envs)))
+
+    def _views(self, idx) -> list:
+        g = self.games
+        return [PlayerView(g.games[i], int(g.players[i])) for i in idx]
+
     def _seat_learner(self, i: int):
         n = self.num_players
         learner = self._seats[i].draw(self._rng)
@@ -177,10 +196,11 @@ class VectorEnv(_Base):
 
     def _decide(self, policy, idx: np.ndarray) -> np.ndarray:
         g = self.games
-        if hasattr(policy, "act_batch"):
-            return policy.act_batch(g.observations[idx], g.masks[idx])
-        return [policy.act(g.observations[i], g.masks[i], PlayerView(g.games[i], int(g.players[i])))
-                for i in idx]
+        if not hasattr(policy, "act_batch"):
+            return [policy.act(g.observations[i], g.masks[i], view) for i, view in zip(idx, self._views(idx))]
+        if getattr(policy, "needs_views", False):       # e.g. a snapshot trained with advice
+            return policy.act_batch(g.observations[idx], g.masks[idx], self._views(idx))
+        return policy.act_batch(g.observations[idx], g.masks[idx])
 
     def _advance(self, actions, rewards, dones, infos):
         """One VectorGames step; record the learner's end of every game that finished."""
@@ -189,7 +209,10 @@ class VectorEnv(_Base):
             learner = int(self._learner[i])
             rewards[i] = final[i, learner]
             dones[i] = True
-            infos[i] = {"terminal_observation": game.observe(learner),
+            last = game.observe(learner)[None]
+            if self.advisor is not None:                  # a finished game: no legal move, no advice
+                last = advise(self.advisor, last, np.zeros((1, self.games.action_size), dtype=bool), [None])
+            infos[i] = {"terminal_observation": last[0],
                         "TimeLimit.truncated": bool(ended[i] == 2), "learner_seat": learner,
                         "scores": game.scores(), "winners": game.winners()}
             self._seat_learner(i)
