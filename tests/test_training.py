@@ -12,6 +12,7 @@ pytest.importorskip("sb3_contrib")
 from agents import make_agent  # noqa: E402
 from tribune_env import ConfigError, Game, OpponentPool, PlayerView, VectorEnv  # noqa: E402
 from tribune_env.cli import main  # noqa: E402
+from tribune_env.policy import random_legal  # noqa: E402
 from training import config as configs  # noqa: E402
 from training.imitation import demonstrations, imitate  # noqa: E402
 
@@ -122,6 +123,42 @@ def test_a_run_on_two_processes_trains_against_its_snapshots(run, tmp_path):
         env.close()
 
 
+def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
+    """A run with an advisor: imitation, PPO and snapshots on advised observations; the saved
+    model names its advisor, so an agent made from the file gives its network the same advice."""
+    from agents.heuristic import HeuristicAgent
+    from tribune_env.advice import advise
+    (tmp_path / "advised.toml").write_text(TINY + 'advisor = "heuristic"\n')
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["train", "--config", str(tmp_path / "advised.toml"), "--out", str(out),
+                                       "--steps", "384", "--baselines", "random=0.001"])   # the snapshot plays
+    assert result.exit_code == 0, result.output
+    agent = make_agent(f"model:{out / 'model.zip'}", seed=3)
+    assert agent.model.advisor == "heuristic" and isinstance(agent.advisor, HeuristicAgent)
+    game = Game(2, seed=3, log=False)
+    size = game.obs_layout.size
+    assert agent.model.observation_space.shape == (size + game.A.size,)
+    obs, mask, view = game.observe(game.current_player)[None], game.legal_mask()[None], PlayerView(game, 0)
+    advised = advise(HeuristicAgent(seed=3), obs, mask.astype(bool), [view])
+    from agents.model import ModelAgent
+    plain = ModelAgent(model=agent.model)
+    plain.advisor = None                                          # the same network, fed by hand
+    assert np.allclose(agent.probabilities(obs, mask, [view]), plain.probabilities(advised, mask))
+    with pytest.raises(ConfigError, match="trained with 'heuristic' advice: it needs each seat's view"):
+        agent.act_batch(obs, mask)
+    while not game.is_over:
+        seat = game.current_player
+        action = agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat))
+        assert game.legal_mask()[action]
+        game.step(action)
+    env = VectorEnv(num_envs=2, num_players=2, seed=0, opponents=agent)      # as an opponent: asked with views
+    env.reset()
+    for _ in range(40):
+        env.step(random_legal(env.action_masks(), np.random.default_rng(0)))
+    result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--advisor", ""])
+    assert result.exit_code != 0 and "cannot change advisor ('heuristic' -> '')" in result.output
+
+
 def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path):
     import shutil
     out = tmp_path / "run"
@@ -190,6 +227,7 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
     ("net_arch = '64,x'", "net_arch '64,x'"),
     ("baselines = 'heurstic=1'", "unknown agent 'heurstic'"),
     ("eval_opponents = 'random,ismcts:depth'", "not key=value"),
+    ("advisor = 'heuristik'", "unknown agent 'heuristik'"),
     ("players = ", "not valid TOML"),
 ])
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):
