@@ -1,6 +1,6 @@
 """Learner steps per second of MaskablePPO against the heuristic, on 1 to N processes.
 
-The shipped model's setting: 2 players, 32 games, rollouts of 128 steps per game, a
+The shipped model's setting without its advice: 2 players, 32 games, rollouts of 128 steps per game, a
 256-256 network, the heuristic in every other seat. For each number of processes
 (1: ``VectorEnv``; more: ``ShardedVectorEnv``) it trains a fresh model for a few
 rollouts and reports the rate, and the time spent stepping the games (opponents' moves

@@ -1,10 +1,11 @@
 """Models trained with ``tribune train`` and shipped with the package.
 
-``SHIPPED`` is the 2-player self-play model, the best model of the run made by
-``tribune train --config training/configs/selfplay-2p.toml --out runs/selfplay-2p`` and
+``SHIPPED`` is the 2-player model advised by the heuristic (its observations carry the
+heuristic's move, see :mod:`tribune_env.advice`), the best model of the run made by
+``tribune train --config training/configs/advised-2p.toml --out runs/advised-2p`` and
 the resume given in that file; play it with ``make_agent(f"model:{SHIPPED}")`` or ``model:PATH`` on the
 command line. Its measured strength is in the README.
 """
 from pathlib import Path
 
-SHIPPED = Path(__file__).with_name("selfplay-2p.zip")
+SHIPPED = Path(__file__).with_name("advised-2p.zip")
