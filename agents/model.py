@@ -74,13 +74,14 @@ class ModelAgent(Agent):
         import torch
         policy = self.model.policy
         masks = np.asarray(action_masks, dtype=bool)
+        observations = np.asarray(observations, dtype=np.float32)
         if self.advisor is not None:
             if views is None or any(view is None for view in views):
                 raise ConfigError(f"{self.name} was trained with {self.model.advisor!r} advice: "
                                   f"it needs each seat's view to ask its advisor")
-            observations = advise(self.advisor, np.asarray(observations, dtype=np.float32), masks, views)
+            observations = advise(self.advisor, observations, masks, views)
         with torch.no_grad():
-            obs, _ = policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
+            obs, _ = policy.obs_to_tensor(observations)
             distribution = policy.get_distribution(obs, action_masks=masks)
             probs = distribution.distribution.probs.cpu().numpy().astype(np.float64)
         return np.where(masks, probs, 0.0)

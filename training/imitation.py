@@ -50,10 +50,11 @@ def _play(job: tuple) -> tuple:
             seat = game.current_player
             observation, mask, view = game.observe(seat), game.legal_mask(), PlayerView(game, seat)
             action = agents[seat].act(observation, mask, view)
+            mask = mask.astype(bool)
             if advisors:
-                observation = advise(advisors[seat], observation[None], mask[None].astype(bool), [view])[0]
+                observation = advise(advisors[seat], observation[None], mask[None], [view])[0]
             observations.append(observation)
-            masks.append(mask.astype(bool))
+            masks.append(mask)
             actions.append(action)
             seats.append(seat)
             game.step(action)

@@ -166,7 +166,7 @@ class VectorEnv(_Base):
         g = self.games
         if self.advisor is None:
             return g.observations.copy()
-        return advise(self.advisor, g.observations, g.masks.astype(bool), self._views(range(self.num_envs)))
+        return advise(self.advisor, g.observations, self.action_masks(), self._views(range(self.num_envs)))
 
     def _views(self, idx) -> list:
         g = self.games
