@@ -25,20 +25,33 @@ A player's potential is in points of the scoring table (rulebook, "The End of Pl
 - ``CARD_POINTS`` per card in hand and ``CONTROL_POINTS`` per faction it controls: the
   means of future take-overs and benefits.
 
-It is cheap: a few small array reads, then plain Python over the players. On one core of
-the 2-core development machine a call takes about 10-25 microseconds in a loop over
-positions (2 to 5 players) and about 40 called once between decisions of a game
-(``benchmarks/heuristic_vs_random.py`` reports it).
+It is compiled (numba), on the engine's own state buffer and parameter array, so the
+heuristic's pricing and a search's rollouts call it without leaving machine code:
+``benchmarks/heuristic_vs_random.py`` reports its cost.
 
-:func:`potential` gives one player's potential, optionally after a hypothetical change
-(:func:`changed`), for agents that weigh resources against one another.
+A player's *row* (:data:`ROW`) holds what the potential reads; a *change* (:data:`CHANGE`)
+is a hypothetical gain added to a row (:func:`changed`), so agents can price what an action
+brings: :func:`potential` gives one player's potential, optionally after such a change.
 """
 from __future__ import annotations
 
 import math
 
-from tribune_env.data import LEGATES, OBJECTIVES, PATRICIANS, PLEBEIANS, SENATORS, VESTALS
-from tribune_env.state import SCROLL, STATUS_TERMINATED, TRIBUNE, M
+import numpy as np
+from numba import njit
+
+from tribune_env.data import (
+    LEGATES,
+    NUM_FACTIONS,
+    OBJECTIVES,
+    PATRICIANS,
+    PLEBEIANS,
+    SENATORS,
+    VESTALS,
+)
+from tribune_env.jit import JIT
+from tribune_env.kernel import K, views
+from tribune_env.state import SCROLL, STATUS_TERMINATED, TRIBUNE, Meta
 
 VICTORY_WEIGHT = 30.0       # points for the whole way from nothing to meeting the victory card
 LEAD_SCALE = 10.0           # points of lead that make tanh(1) = 0.76
@@ -59,9 +72,14 @@ FAVOR_BY_MARKER = 0.35      # a Vestal Virgins marker opens the Pantheon
 # A player's row: the resource columns of the state (money .. markers), then the rest.
 ROW = ("money", "laurels", "legions", "tile", "eternal", "markers", "temp", "cards", "declared",
        "controls", "vestal_marker")
-_FIELD = {name: i for i, name in enumerate(ROW)}
-TILE_, ETERNAL_, MARKERS_, TEMP_, CARDS_, DECLARED_, CONTROLS_ = (
-    _FIELD[k] for k in ("tile", "eternal", "markers", "temp", "cards", "declared", "controls"))
+(MONEY_, LAURELS_, LEGIONS_, TILE_, ETERNAL_, MARKERS_, TEMP_, CARDS_, DECLARED_, CONTROLS_,
+ VESTAL_) = range(len(ROW))
+
+# A change: amounts added (money .. cards), tiles and favors raised to, a faction controlled (-1: none).
+CHANGE = ("money", "laurels", "legions", "markers", "cards", "tile", "eternal", "temp_favor", "control")
+ADDED = ("money", "laurels", "legions", "markers", "cards")
+(MONEY, LAURELS, LEGIONS, MARKERS, CARDS, TILE, ETERNAL, TEMP_FAVOR, CONTROL) = range(len(CHANGE))
+_ADDED_TO = np.array([ROW.index(name) for name in ADDED], dtype=np.int64)
 
 # factions as bits of a control mask; joint control of a pair turns a scroll into a tribune
 _PLEBEIAN_TRIBUNE = (1 << PATRICIANS) | (1 << PLEBEIANS)
@@ -69,130 +87,178 @@ _VESTAL_TRIBUNE = (1 << SENATORS) | (1 << VESTALS)
 _TRIBUNE_FACTIONS = _PLEBEIAN_TRIBUNE | _VESTAL_TRIBUNE
 _SCROLL_SOURCES = (1 << LEGATES) | (1 << SENATORS)
 _VESTALS = 1 << VESTALS
-_TEMP_FAVOR, _STATUS = M["temp_favor"], M["status"]
-_GOALS: dict = {}           # (victory card, data, players) ids -> (card, data, Goal)
+_OBJECTIVES = len(OBJECTIVES)
 
 
 def evaluate(game, seat: int) -> float:
     """How good `game` is for `seat`, in [-1, 1] (see the module docstring for the scale)."""
-    if game.meta[_STATUS] == STATUS_TERMINATED:
-        winners = game.winners()
-        return 1.0 / len(winners) if seat in winners else -1.0
-    goal = Goal.of(game)
-    values = [goal.potential(row) for row in rows(game)]
-    mine = values.pop(seat)
-    return math.tanh((mine - max(values)) / LEAD_SCALE)
+    return evaluate_state(game._buffer, game._params, seat)
 
 
 def potential(game, player: int, **change) -> float:
-    """Player's potential in points, optionally after a hypothetical change (see :func:`changed`)."""
-    return Goal.of(game).potential(changed(rows(game)[player], **change))
+    """Player's potential in points, optionally after a hypothetical change (see :data:`CHANGE`)."""
+    s = game._buffer, game._params
+    return float(changed_potential(*s, player, change_of(**change)))
 
 
-def changed(row: list, **change) -> list:
-    """A copy of a player's row after a hypothetical change: agents price what an action brings.
-
-    `change` may add to ``money``, ``laurels``, ``legions``, ``markers`` and ``cards``, set
-    ``tile`` (SCROLL or TRIBUNE), ``eternal`` or ``temp_favor`` (True), and give
-    ``control`` of a faction.
-    """
-    row = list(row)
-    for key in ("money", "laurels", "legions", "markers", "cards"):
-        row[_FIELD[key]] += change.get(key, 0)
-    row[TILE_] = max(row[TILE_], change.get("tile", 0))
-    row[ETERNAL_] |= change.get("eternal", False)
-    row[TEMP_] = (row[TEMP_] or change.get("temp_favor", False)) and not row[ETERNAL_]
-    if "control" in change:
-        row[CONTROLS_] |= 1 << change["control"]
-    return row
-
-
-def rows(game) -> list[list]:
-    """Each player's row (see ROW; ``controls`` is a bit mask of factions) from a few array reads."""
-    n = game.n
-    temp = int(game.meta[_TEMP_FAVOR])
-    controls = [0] * n
-    for f, p in enumerate(game.controller.tolist()):
-        if p >= 0:
-            controls[p] |= 1 << f
-    out = game.res[:n].tolist()
-    for p, (row, cards, declared, vestal) in enumerate(zip(
-            out, game.hand[:n].sum(axis=1).tolist(), game.declared[:n].tolist(),
-            game.markers[:n, VESTALS].tolist())):
-        row += (temp == p, cards, declared, controls[p], vestal)
+def change_of(**change) -> np.ndarray:
+    """A change vector from keywords of :data:`CHANGE`; an unknown keyword raises ValueError."""
+    out = no_change()
+    for key, value in change.items():
+        if key not in CHANGE:
+            raise ValueError(f"unknown change {key!r}; known: {CHANGE}")
+        out[CHANGE.index(key)] = float(value)
     return out
 
 
-class Goal:
-    """The victory card (or the point-value variant) and the scoring table of one game."""
+@njit(**JIT)
+def no_change():
+    out = np.zeros(len(CHANGE))
+    out[CONTROL] = -1
+    return out
 
-    __slots__ = ("thresholds", "need", "obligatory", "weights", "marker_goal", "scoring")
 
-    def __init__(self, card, need, marker_goal, scoring):
-        self.thresholds = None if card is None else (card.laurels, card.legions, card.denarii, card.markers)
-        self.need = need
-        self.obligatory = -1 if card is None or card.obligatory is None else OBJECTIVES.index(card.obligatory)
-        extra = OBLIGATORY - 1 if self.obligatory >= 0 else 0
-        self.weights = None if need is None else need + extra + SPARE * (len(OBJECTIVES) - need)
-        self.marker_goal = marker_goal
-        self.scoring = tuple(scoring[k] for k in ("tribune", "scroll", "eternal_favor", "temporary_favor",
-                                                   "legion", "laurel", "denarii_per_point", "marker",
-                                                   "first_declarer"))
+@njit(**JIT)
+def evaluate_state(buf, k, seat):
+    """:func:`evaluate` on a state buffer and its parameters."""
+    s = views(buf, k)
+    n = k[K.N]
+    if s.meta[Meta.STATUS] == STATUS_TERMINATED:
+        winners = 0
+        for p in range(n):
+            winners += s.winner[p] != 0
+        return 1.0 / winners if s.winner[seat] else -1.0
+    mine, best = 0.0, -math.inf
+    for p in range(n):
+        value = potential_of(player_row(s, k, p), k)
+        if p == seat:
+            mine = value
+        elif value > best:
+            best = value
+    return math.tanh((mine - best) / LEAD_SCALE)
 
-    @classmethod
-    def of(cls, game) -> Goal:
-        """The game's goal, made once per victory card, rules data and player count."""
-        key = (id(game.victory_card), id(game.data), game.n)
-        known = _GOALS.get(key)
-        if known is None:
-            if len(_GOALS) >= 64:
-                _GOALS.clear()
-            goal = cls(game.victory_card, game.need, game.marker_goal, game.data.scoring)
-            known = _GOALS[key] = (game.victory_card, game.data, goal)   # holding them keeps the ids unique
-        return known[2]
 
-    def potential(self, row) -> float:
-        """Points: progress (or the race to the marker goal), score, cards and control."""
-        extra = CARD_POINTS * row[CARDS_] + CONTROL_POINTS * row[CONTROLS_].bit_count()
-        if self.thresholds is None:
-            race = RACE_WEIGHT * min(row[MARKERS_] / self.marker_goal, 1.0)
-            return race + self.score(row) + extra
-        progress = 1.0 if row[DECLARED_] >= 0 else self.progress(row)
-        return VICTORY_WEIGHT * progress + self.score(row) + extra
+@njit(**JIT)
+def changed_potential(buf, k, player, change):
+    s = views(buf, k)
+    return potential_of(changed(player_row(s, k, player), change), k)
 
-    def score(self, row) -> int:
-        """Points of the scoring table (rulebook, "The End of Play"), the first declarer's included."""
-        money, laurels, legions, tile, eternal, markers, temp, _, declared, _, _ = row
-        tribune, scroll, eternal_pts, temp_pts, legion, laurel, per_point, marker, first = self.scoring
-        return ((tribune if tile == TRIBUNE else scroll if tile == SCROLL else 0)
-                + eternal_pts * eternal + temp_pts * temp + legion * legions + laurel * laurels
-                + marker * markers + money // per_point + first * (declared == 0))
 
-    def credits(self, row) -> list[float]:
-        """Per objective of the victory card: 1 if met, else UNMET times how far the player is."""
-        money, laurels, legions, tile, eternal, markers, temp, _, _, controls, vestal = row
-        need_l, need_g, need_d, need_m = self.thresholds
-        return [_tribune_credit(tile, controls), _favor_credit(eternal or temp, controls, vestal),
-                _credit(laurels, need_l), _credit(legions, need_g), _credit(money, need_d),
-                _credit(markers, need_m)]
+@njit(**JIT)
+def player_row(s, k, p):
+    """Player p's row (see ROW; ``controls`` is a bit mask of factions), as floats: a change may add half a laurel."""
+    row = np.zeros(len(ROW))
+    controls = 0
+    for i in range(6):
+        row[i] = s.res[p, i]
+    row[TEMP_] = s.meta[Meta.TEMP_FAVOR] == p
+    row[CARDS_] = s.hand[p].sum()
+    row[DECLARED_] = s.declared[p]
+    for f in range(NUM_FACTIONS):
+        if s.controller[f] == p:
+            controls |= 1 << f
+    row[CONTROLS_] = controls
+    row[VESTAL_] = s.markers[p, VESTALS]
+    return row
 
-    def progress(self, row) -> float:
-        """Weighted share of the victory card met: the best `need` objectives count fully."""
-        credit = self.credits(row)
-        need = self.need
-        counted = 0.0
-        if self.obligatory >= 0:
-            counted = OBLIGATORY * credit.pop(self.obligatory)
+
+@njit(**JIT)
+def changed(row, change):
+    """A copy of a row after a hypothetical change (an expired temporary favor stays off)."""
+    out = row.copy()
+    for i in range(len(_ADDED_TO)):
+        out[_ADDED_TO[i]] += change[i]
+    out[TILE_] = max(out[TILE_], change[TILE])
+    out[ETERNAL_] = 1.0 if out[ETERNAL_] or change[ETERNAL] else 0.0
+    out[TEMP_] = 1.0 if (out[TEMP_] or change[TEMP_FAVOR]) and not out[ETERNAL_] else 0.0
+    if change[CONTROL] >= 0:
+        out[CONTROLS_] = int(out[CONTROLS_]) | 1 << int(change[CONTROL])
+    return out
+
+
+@njit(**JIT)
+def merge(a, b):
+    """Two changes summed; tiles, favors and control take the larger."""
+    out = a.copy()
+    for i in range(TILE):
+        out[i] += b[i]
+    for i in range(TILE, len(CHANGE)):
+        out[i] = max(out[i], b[i])
+    return out
+
+
+@njit(**JIT)
+def _bits(x):
+    count = 0
+    while x:
+        count += x & 1
+        x >>= 1
+    return count
+
+
+@njit(**JIT)
+def potential_of(row, k):
+    """Points: progress (or the race to the marker goal), score, cards and control."""
+    extra = CARD_POINTS * row[CARDS_] + CONTROL_POINTS * _bits(int(row[CONTROLS_]))
+    if not k[K.VICTORY]:
+        race = RACE_WEIGHT * min(row[MARKERS_] / k[K.MARKER_GOAL], 1.0)
+        return race + score(row, k) + extra
+    progress = 1.0 if row[DECLARED_] >= 0 else progress_of(row, k)
+    return VICTORY_WEIGHT * progress + score(row, k) + extra
+
+
+@njit(**JIT)
+def score(row, k):
+    """Points of the scoring table (rulebook, "The End of Play"), the first declarer's included."""
+    tile = row[TILE_]
+    tile_points = k[K.SC_TRIBUNE] if tile == TRIBUNE else k[K.SC_SCROLL] if tile == SCROLL else 0
+    return (tile_points + k[K.SC_ETERNAL] * row[ETERNAL_] + k[K.SC_TEMPORARY] * row[TEMP_]
+            + k[K.SC_LEGION] * row[LEGIONS_] + k[K.SC_LAUREL] * row[LAURELS_]
+            + k[K.SC_MARKER] * row[MARKERS_] + row[MONEY_] // k[K.SC_DENARII]
+            + k[K.SC_FIRST] * (row[DECLARED_] == 0))
+
+
+@njit(**JIT)
+def progress_of(row, k):
+    """Weighted share of the victory card met: the best `need` objectives count fully."""
+    controls = int(row[CONTROLS_])
+    credit = np.empty(_OBJECTIVES)
+    credit[0] = _tribune_credit(row[TILE_], controls)
+    credit[1] = _favor_credit(row[ETERNAL_] or row[TEMP_], controls, row[VESTAL_])
+    credit[2] = _credit(row[LAURELS_], k[K.V_LAURELS])
+    credit[3] = _credit(row[LEGIONS_], k[K.V_LEGIONS])
+    credit[4] = _credit(row[MONEY_], k[K.V_DENARII])
+    credit[5] = _credit(row[MARKERS_], k[K.V_MARKERS])
+    need, obligatory = k[K.V_NEED], k[K.V_OBLIGATORY]
+    weights = need + (OBLIGATORY - 1 if obligatory >= 0 else 0.0) + SPARE * (_OBJECTIVES - need)
+    counted, n = 0.0, 0
+    for i in range(_OBJECTIVES):          # the obligatory one apart, the others sorted, best first
+        if i == obligatory:
+            counted = OBLIGATORY * credit[i]
             need -= 1
-        credit.sort(reverse=True)
-        return (counted + sum(credit[:need]) + SPARE * sum(credit[need:])) / self.weights
+            continue
+        value, j = credit[i], n
+        while j > 0 and credit[j - 1] < value:
+            credit[j] = credit[j - 1]
+            j -= 1
+        credit[j] = value
+        n += 1
+    best, rest = 0.0, 0.0
+    for i in range(n):
+        if i < need:
+            best += credit[i]
+        else:
+            rest += credit[i]
+    return (counted + best + SPARE * rest) / weights
 
 
-def _credit(have: int, needed: int) -> float:
+@njit(**JIT)
+def _credit(have, needed):
     return 1.0 if have >= needed else UNMET * have / needed
 
 
-def _tribune_credit(tile: int, controls: int) -> float:
+@njit(**JIT)
+def _tribune_credit(tile, controls):
     if tile == TRIBUNE:
         return 1.0
     if tile == SCROLL:
@@ -202,7 +268,8 @@ def _tribune_credit(tile: int, controls: int) -> float:
     return UNMET * SCROLL_SOURCE if controls & _SCROLL_SOURCES else 0.0
 
 
-def _favor_credit(favored: bool, controls: int, vestal_marker: int) -> float:
+@njit(**JIT)
+def _favor_credit(favored, controls, vestal_marker):
     if favored:
         return 1.0
     if controls & _VESTALS:

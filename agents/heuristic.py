@@ -2,53 +2,79 @@
 
 At each decision with a choice it determinises the game once (``view.determinize``: its own
 hand and the public table are real there, everything hidden is re-dealt at random) and
-prices what is on offer through a :class:`Reading`, in points of its potential
-(:func:`agents.evaluation.potential`: progress towards the victory card, or the score in the
-point-value variant):
+prices what is on offer with :func:`agents.reading.read`, in points of its potential. Then
+one rule per kind of decision. Placement greedily takes the space worth the most, given
+what its earlier followers claimed this round (cards coming, denarii owed), so it goes to
+the coin bowl when nothing else pays and money runs short; faction fields are taken when
+the hand can win the take-over. Bids are the worth of what is on offer (the Atrium cards;
+the chariot's protection of a faction it controls), never more than that. Take-over sets
+are the fewest cards that win, the leader always among them, then the highest sum.
+Faction benefits, Agrippa, Cato, the temporary favor and the Legate legion are chosen by
+one-step lookahead with :func:`agents.evaluation.evaluate`.
 
-- a faction's *take-over value*: what winning control would bring this round: the faction
-  marker, the first-control laurel, the take-over benefit, the faction benefit of the coming
-  Phase 5 and control itself; its leader's benefit is priced apart;
-- a card's *worth*: how much closer it brings a winning take-over set of its faction
-  (*readiness*: 1 when the cards in hand beat the displayed set, less for each card
-  missing) times that take-over value, plus a base for what any card is good for (Field
-  of Mars pairs, Curia and Pantheon discards);
-- a denarius: what it adds to the potential (the denarii objective, the score), at least
-  what money buys.
-
-Then one rule per kind of decision. Placement greedily takes the space worth the most,
-given what its earlier followers claimed this round (cards coming, denarii owed), so it
-goes to the coin bowl when nothing else pays and money runs short; faction fields are
-taken when the hand can win the take-over. Bids are the worth of what is on offer (the
-Atrium cards; the chariot's protection of a faction it controls), never more than that.
-Take-over sets are the fewest cards that win, the leader always among them, then the
-highest sum. Faction benefits, Agrippa, Cato, the temporary favor and the Legate legion
-are chosen by one-step lookahead with :func:`agents.evaluation.evaluate`.
+The rules run compiled (numba) on the engine's state buffer: :func:`choose` is what a
+search calls in its rollouts, tens of microseconds a decision.
 """
 from __future__ import annotations
 
-import itertools
 import math
-from functools import cached_property
 
 import numpy as np
+from numba import njit
 
-from tribune_env.data import (GLADIATORS, LEGATES, NUM_FACTIONS, NUM_VALUES, PATRICIANS, PLEBEIANS,
-                              PRAETORIANS, SENATORS, VESTALS)
-from tribune_env.state import ETERNAL, M, MONEY, NO_TILE, SCROLL, TILE, TRIBUNE
+from tribune_env.core import dispatch
+from tribune_env.core.events import CAPACITY, WIDTH
+from tribune_env.data import NUM_FACTIONS, NUM_VALUES
+from tribune_env.jit import JIT
+from tribune_env.kernel import (
+    ATRIUM,
+    CATACOMBS,
+    CURIA,
+    FORUM,
+    LATRINE,
+    MARS,
+    PANTHEON,
+    THERMAE,
+    K,
+    views,
+)
+from tribune_env.state import ETERNAL as ETERNAL_COLUMN
+from tribune_env.state import MONEY as MONEY_COLUMN
+from tribune_env.state import Meta
 from tribune_env.tasks import Task
 
 from .base import Agent
-from .evaluation import CARD_POINTS, CONTROL_POINTS, Goal, changed, evaluate, rows
+from .evaluation import (
+    CARD_POINTS,
+    CONTROL_POINTS,
+    ETERNAL,
+    LAURELS,
+    LEGIONS,
+    evaluate_state,
+)
+from .reading import (
+    CARDS_TO_COME,
+    PRICES,
+    ROW_ONLY,
+    best_of,
+    cheapest,
+    cost,
+    faction_benefit_change,
+    gain,
+    income,
+    read,
+    readiness,
+    readiness_of,
+    single_change,
+    unknown_card,
+    value_sum,
+    worth,
+    worth_of,
+)
 
 V = NUM_VALUES
-VALUES = np.arange(V)
-CARDS = [divmod(code, V) for code in range(NUM_FACTIONS * V)]     # (faction, value) of each card code
+F = NUM_FACTIONS
 
-MISSING = 0.4             # readiness per card still missing from a winning take-over set
-SURPLUS = 0.3             # worth of a card beyond a winning set: a stronger set holds longer
-DENARIUS_FLOOR = 0.25     # points per denarius at least: what money buys
-SHORT_OF_MONEY = 6        # below this many denarii the floor doubles
 HOLDS = (0.85, 0.7)       # chance a take-over from faction field space 1 / 2 succeeds
 ATRIUM_RISK = 0.8         # "1." alone may meet a bidder on "2."
 AUCTION_SHARE = 0.5       # "2." of the Atrium: win the cards at a price, or be paid
@@ -56,6 +82,8 @@ BID_SHARE = 0.8           # part of what the Atrium cards are worth that it bids
 MARS_LAURELS = 1.5        # a pair's laurel, and half a chance of the bonus
 THREAT = 0.25             # chance that a controlled faction is taken over next round
 ASSASSIN_HARM = 0.5       # points for weakening an opponent's set
+ROW_ENOUGH = (Task.TAKEOVER_SET, Task.ATRIUM_FLIP, Task.CHARIOT_BID, Task.CHARIOT_PLACE, Task.AGRIPPA,
+              Task.CATO, Task.BENEFIT_CHOICE, Task.TEMP_FAVOR, Task.BUY_LEGION)    # need no card prices
 
 
 class HeuristicAgent(Agent):
@@ -78,585 +106,549 @@ class HeuristicAgent(Agent):
         ``act`` calls it on ``view.determinize(rng)``; a search that holds such a sampled world
         (IS-MCTS) can call it directly and spare a determinisation. The game is left unchanged.
         """
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return int(legal[0])
-        return int(DECIDE[game.decision()[0]](Reading(game, game.current_player), legal))
-
-
-class Reading:
-    """One decision's view of a determinised game, with everything priced in points of potential.
-
-    It reads only what the seat may know: its own hand and build, the public table, and
-    face-down cards only once they are face up or seen by this seat.
-    """
-
-    def __init__(self, game, seat: int):
-        self.game, self.me = game, seat
-        self.A = game.A
-        self.data = game.data
-        self.hand = game.hand[seat].astype(np.int64)
-        self.money = int(game.res[seat, MONEY])
-        self.goal = Goal.of(game)
-        self.row = rows(game)[seat]
-        self.base = self.goal.potential(self.row)
-        self.average_value = float(np.mean(game.deck % V))
-
-    @property
-    def decision(self):
-        return self.game.decision()
-
-    def gain(self, **change) -> float:
-        """Points the potential gains from a hypothetical change (see evaluation.changed)."""
-        return self.goal.potential(changed(self.row, **change)) - self.base
-
-    # ------------------------------------------------------------ money
-    @cached_property
-    def denarius(self) -> float:
-        """Points per denarius: what it adds to the potential, at least what money buys."""
-        floor = DENARIUS_FLOOR * (2 if self.money < SHORT_OF_MONEY else 1)
-        return max(self.gain(money=5) / 5, floor)
-
-    def income(self, amount: int) -> float:
-        return max(self.gain(money=amount), amount * self.denarius)
-
-    def cost(self, amount: int) -> float:
-        return max(-self.gain(money=-amount), amount * self.denarius)
-
-    # ------------------------------------------------------------ factions
-    @cached_property
-    def takeover_values(self) -> list[float]:
-        """Per faction, points gained by winning control this round (0 for its own factions)."""
-        return [0.0 if self.game.controller[f] == self.me else self.gain(**takeover_change(self, f))
-                for f in range(NUM_FACTIONS)]
-
-    @cached_property
-    def leader_values(self) -> list[float]:
-        return [self.gain(**leader_change(self, f)) for f in range(NUM_FACTIONS)]
-
-    @cached_property
-    def targets(self) -> list[tuple[int, int] | None]:
-        """Per faction, the (cards, sum) a take-over must beat; None for the agent's own factions."""
-        g = self.game
-        return [None if owner == self.me else (1, -1) if owner < 0       # (1, -1): any two cards
-                else (int(g.sets[f].sum()), int(g.sets[f] @ VALUES))
-                for f, owner in enumerate(g.controller.tolist())]
-
-    def readiness(self, f: int, count: int, total: int) -> float:
-        """How near `count` cards of faction f summing `total` are to a winning take-over set."""
-        target = self.targets[f]
-        return 0.0 if target is None else readiness(count, total, target, self.average_value)
-
-    # ------------------------------------------------------------ cards
-    def worth(self, code: int, hand: np.ndarray) -> float:
-        """Points that card `code` adds to `hand`."""
-        f, v = divmod(int(code), V)
-        cards = hand[f * V:(f + 1) * V]
-        return self.worth_to(f, v, int(cards.sum()), int(cards @ VALUES))
-
-    def worth_to(self, f: int, v: int, count: int, total: int) -> float:
-        """Points that a card of faction f and value v adds to `count` cards of f summing `total`."""
-        before = self.readiness(f, count, total)
-        after = self.readiness(f, count + 1, total + v)
-        worth = CARD_POINTS + self.takeover_values[f] * (after - before)
-        if before == 1.0 and after == 1.0:
-            worth += SURPLUS
-        if v == 0:
-            worth += self.leader_values[f] * after
-        return worth
-
-    def keep(self, code: int, hand: np.ndarray) -> float:
-        """Points lost if card `code` leaves `hand`."""
-        less = hand.copy()
-        less[code] -= 1
-        return self.worth(code, less)
-
-    def worth_of(self, cards: np.ndarray, hand: np.ndarray) -> float:
-        """Points that all `cards` (counts by code) add to `hand`, one after another."""
-        total, hand = 0.0, hand.copy()
-        for code in np.repeat(np.arange(len(cards)), cards):
-            total += self.worth(code, hand)
-            hand[code] += 1
-        return total
-
-    def cheapest(self, hand: np.ndarray, codes=None) -> tuple[int, float]:
-        """The card of `hand` (among `codes`) whose loss costs least, and that cost."""
-        codes = np.flatnonzero(hand) if codes is None else codes
-        costs = [self.keep(c, hand) for c in codes]
-        i = int(np.argmin(costs))
-        return int(codes[i]), costs[i]
-
-    @cached_property
-    def unseen(self) -> np.ndarray:
-        """Counts of the cards out of this seat's sight now (hands, piles, face down): a card to come."""
-        g = self.game
-        seen = self.hand + g.sets.reshape(-1) + g.discard_public + g.curia.sum(axis=0)
-        face_up = g.slot_card[(g.slot_card >= 0) & (g.slot_up > 0)]
-        seen += np.bincount(face_up, minlength=len(seen))
-        return np.maximum(g.deck_counts - seen, 0)
-
-    @cached_property
-    def unseen_worths(self) -> np.ndarray:
-        """Worth of each card code to the current hand (for cards still to come)."""
-        by_faction = self.hand.reshape(NUM_FACTIONS, V)
-        counts, totals = by_faction.sum(axis=1).tolist(), (by_faction @ VALUES).tolist()
-        return np.array([self.worth_to(f, v, counts[f], totals[f]) if n else 0.0
-                         for (f, v), n in zip(CARDS, self.unseen.tolist())])
-
-    def unknown_card(self) -> float:
-        """Expected worth of a card drawn from those unseen."""
-        return float(self.unseen @ self.unseen_worths / max(self.unseen.sum(), 1))
-
-    def best_of(self, k: int) -> float:
-        """Expected worth of the best of k cards drawn from those unseen (the Catacombs)."""
-        order = np.argsort(self.unseen_worths)
-        share = np.cumsum(self.unseen[order]) / max(self.unseen.sum(), 1)
-        below = np.concatenate(([0.0], share[:-1]))
-        return float(self.unseen_worths[order] @ (share ** k - below ** k))
-
-
-def readiness(count: int, total: int, shown: tuple[int, int], average: float) -> float:
-    """1 if `count` cards summing `total` beat a displayed set of (cards, sum); MISSING per card short.
-
-    A card still to come is counted at the deck's `average` value.
-    """
-    cards, value = shown
-    enough = max(2, cards + 1)
-    if count >= 2 and (count >= enough or total > value):
-        return 1.0
-    short = min(enough - count, max(2 - count, math.ceil((value + 1 - total) / average)))
-    return MISSING ** short
-
-
-# ---------------------------------------------------------------- what control brings
-def merge(*changes: dict) -> dict:
-    """Sum hypothetical changes; tiles and favors take the best."""
-    out = {}
-    for change in changes:
-        for key, value in change.items():
-            if key in ("tile", "eternal", "temp_favor", "control"):
-                out[key] = max(out.get(key, value), value)
-            else:
-                out[key] = out.get(key, 0) + value
-    return out
-
-
-def takeover_change(r: Reading, f: int) -> dict:
-    """Control of f, its marker and first laurel, the take-over benefit and the next faction benefit."""
-    d, g = r.data, r.game
-    laurels = d.first_control_laurels * int(g.first_laurel[f])
-    gains = {GLADIATORS: {"legions": d.gladiator_legions}, LEGATES: {"laurels": d.legate_laurels},
-             PRAETORIANS: {"cards": 1}, PLEBEIANS: {"cards": 1}, PATRICIANS: {"laurels": d.patrician_laurels},
-             VESTALS: {"money": d.vestal_denarii}, SENATORS: {"laurels": d.senator_laurels}}[f]
-    played = {"cards": -2, "control": f, "markers": 1 - int(g.markers[r.me, f]), "laurels": laurels}
-    return merge(played, gains, faction_benefit_change(r, f))
-
-
-def faction_benefit_change(r: Reading, f: int) -> dict:
-    """The best option of f's faction benefit for the agent, in the coming Phase 5."""
-    return max(benefit_options(r, f), key=lambda option: r.gain(**option))
-
-
-def benefit_options(r: Reading, f: int) -> list[dict]:
-    """What each option of f's faction benefit would bring the agent now (rulebook, "The Factions")."""
-    g, d, me = r.game, r.data, r.me
-    tile = int(g.res[me, TILE])
-    scroll = [{"tile": SCROLL}] if tile == NO_TILE else []
-
-    def tribune_with(partner):
-        return [{"tile": TRIBUNE}] if tile == SCROLL and g.controller[partner] == me else []
-
-    if f == GLADIATORS:
-        return [{"money": int(g.meta[M["colosseum"]])}, {"cards": 1}]
-    if f == LEGATES:
-        return scroll + [{"cards": 1}]
-    if f == PRAETORIANS:
-        return [{"legions": 1}]
-    if f == PLEBEIANS:
-        return [{"cards": 1, "money": d.plebeian_benefit_denarii}] + tribune_with(PATRICIANS)
-    if f == PATRICIANS:
-        return [{"money": d.coin_bowl_later}]        # the proconsul: one more follower next round
-    if f == VESTALS:
-        return [{"laurels": d.vestal_benefit_laurels, "temp_favor": True}] + tribune_with(SENATORS)
-    return scroll + [{"cards": 2}]
-
-
-def leader_change(r: Reading, f: int) -> dict:
-    """What the leader of f brings to a take-over set that wins."""
-    d = r.data
-    if f == GLADIATORS:
-        return {"legions": d.spartacus_legions}
-    if f == LEGATES:
-        return {"laurels": d.varus_laurels}
-    if f == PRAETORIANS:
-        return {"legions": 1, "cards": -1}
-    if f == PLEBEIANS:
-        return {"tile": SCROLL} if r.game.res[r.me, TILE] == NO_TILE else {"cards": 1}
-    if f == PATRICIANS:
-        return {"money": d.scipio_denarii}
-    if f == VESTALS:
-        return {"eternal": True}
-    return {"markers": 1}
-
-
-# ---------------------------------------------------------------- Phase 2: placing followers
-class Claims:
-    """What the agent's followers already placed this round will bring and cost."""
-
-    def __init__(self, r: Reading):
-        self.r, self.g, self.board = r, r.game, r.game.board
-        self.hand = r.hand.copy()
-        self.owed = 0
-        self.discards = self.held("Curia") + self.held("Pantheon")   # each takes a card from hand
-        self.pairs = self.held("Field of Mars")
-        self.bought("Thermae", r.data.thermae_cost)
-        self.bought("Forum Romanum", r.data.forum_cost)
-        for stack, space in enumerate(self.board.spaces["Curia"]):
-            if self.g.space_owner[space] == r.me:
-                self.hand += self.g.curia[stack]
-        self.atrium_alone()
-        for space, price in zip(self.board.spaces["Catacombs"], r.data.catacomb_prices):
-            self.owed += price * (self.g.space_owner[space] == r.me)
-
-    def held(self, region: str) -> int:
-        """The agent's followers in a region."""
-        return int(np.sum(self.g.space_owner[list(self.board.spaces[region])] == self.r.me))
-
-    def budget(self) -> int:
-        return self.r.money - self.owed
-
-    def bought(self, region: str, price: int):
-        """Thermae and Forum cards its followers stand by, while the money lasts."""
-        for space, slot in zip(self.board.spaces[region], self.board.slots[region]):
-            card = self.g.slot_card[slot]
-            if self.g.space_owner[space] == self.r.me and card >= 0 and self.budget() >= price:
-                self.owed += price
-                self.hand[card] += 1
-
-    def atrium_alone(self):
-        """On "1." with "2." still free: the face-up cards for one denarius."""
-        first, second = self.board.spaces["Atrium Auctionorum"]
-        if self.g.space_owner[first] == self.r.me and self.g.space_owner[second] < 0:
-            self.owed += self.r.data.atrium_single_cost
-            for slot in self.board.slots["Atrium Auctionorum"]:
-                if self.g.slot_card[slot] >= 0 and self.g.slot_up[slot]:
-                    self.hand[self.g.slot_card[slot]] += 1
-
-
-def decide_place(r: Reading, legal) -> int:
-    """The follower space (or the coin bowl) worth the most now."""
-    claims = Claims(r)
-    values = [place_value(r, claims, int(a)) for a in legal]
-    return legal[int(np.argmax(values))]
-
-
-def place_value(r: Reading, claims: Claims, action: int) -> float:
-    """Points a follower placed by `action` should bring this round."""
-    A = r.A
-    if action == A.COIN_BOWL:
-        first = r.game.meta[M["coin_bowl_used"]] == 0
-        return r.income(r.data.coin_bowl_first if first else r.data.coin_bowl_later)
-    if action >= A.FIELD:
-        return field_value(r, claims, action - A.FIELD)
-    region, space = r.game.board.place_targets[action - A.PLACE]
-    return REGION_VALUE[region](r, claims, region, space)
-
-
-def field_value(r: Reading, claims: Claims, f: int) -> float:
-    """A take-over the (expected) hand can win, times the chance it holds from this space."""
-    cards = claims.hand[f * V:(f + 1) * V]
-    if r.readiness(f, int(cards.sum()), int(cards @ VALUES)) < 1.0:
-        return 0.0
-    space = 0 if r.game.field_owner[f, 0] < 0 else 1
-    leader = r.leader_values[f] if cards[0] else 0.0
-    return HOLDS[space] * (r.takeover_values[f] + leader)
-
-
-def bought_card_value(r: Reading, claims: Claims, region: str, space: int) -> float:
-    """Thermae and Forum: the card's worth less its price, if the budget pays for it."""
-    board = r.game.board
-    price = r.data.thermae_cost if region == "Thermae" else r.data.forum_cost
-    card = r.game.slot_card[board.slots[region][space - board.spaces[region].start]]
-    if card < 0 or claims.budget() < price:
-        return -1.0
-    return r.worth(card, claims.hand) - r.cost(price)
-
-
-def latrine_value(r: Reading, claims: Claims, region: str, space: int) -> float:
-    """An unseen card: take its value in denarii, or buy it if the budget allows."""
-    values = np.arange(len(r.unseen)) % V
-    cash = values * r.denarius
-    buy = np.where(values <= claims.budget(), r.unseen_worths - cash, -np.inf)
-    return float(r.unseen @ np.maximum(cash, buy) / max(r.unseen.sum(), 1))
-
-
-def curia_value(r: Reading, claims: Claims, region: str, space: int) -> float:
-    """The whole stack for the cheapest card of the hand."""
-    stack = r.game.curia[space - r.game.board.spaces["Curia"].start]
-    if claims.hand.sum() <= claims.discards or not stack.any():
-        return -1.0
-    return r.worth_of(stack, claims.hand) - r.cheapest(claims.hand)[1]
-
-
-def atrium_value(r: Reading, claims: Claims, region: str, space) -> float:
-    """"1.": two cards for 1 denarius unless someone bids; "2.": an auction for three."""
-    g, board = r.game, r.game.board
-    if g.space_owner[board.spaces[region][0]] < 0:
-        if claims.budget() < r.data.atrium_single_cost:
-            return -1.0
-        return ATRIUM_RISK * 2 * r.unknown_card() - r.cost(r.data.atrium_single_cost)
-    cards = np.zeros_like(r.hand)
-    for slot in board.slots[region]:
-        if g.slot_card[slot] >= 0 and g.slot_up[slot]:
-            cards[g.slot_card[slot]] += 1
-    return AUCTION_SHARE * (r.worth_of(cards, claims.hand) + r.unknown_card())
-
-
-def catacombs_value(r: Reading, claims: Claims, region: str, space: int) -> float:
-    """The best card the pile keeps after one pick per other follower there, for its price."""
-    price = r.data.catacomb_prices[space - r.game.board.spaces[region].start]
-    if claims.budget() < price:
-        return -1.0
-    picks = int(np.sum(r.game.space_owner[list(r.game.board.spaces[region])] >= 0))
-    return r.best_of(r.data.catacomb_cards - picks) - r.cost(price)
-
-
-def pantheon_value(r: Reading, claims: Claims, region: str, space) -> float:
-    """Eternal favor, if the hand holds a card of the faction turned up."""
-    if r.game.res[r.me, ETERNAL]:
-        return -1.0
-    by_faction = r.unseen.reshape(NUM_FACTIONS, V).sum(axis=1)
-    held = claims.hand.reshape(NUM_FACTIONS, V).sum(axis=1) > 0
-    chance = by_faction @ held / max(by_faction.sum(), 1)
-    return chance * r.gain(eternal=True) - CARD_POINTS
-
-
-def mars_value(r: Reading, claims: Claims, region: str, space) -> float:
-    """A laurel (and maybe the bonus) for the cheapest pair not yet promised."""
-    pairs = sorted(pair_costs(r, claims.hand).values())
-    if len(pairs) <= claims.pairs:
-        return -1.0
-    return r.gain(laurels=MARS_LAURELS) - pairs[claims.pairs][0]
-
-
-REGION_VALUE = {"Thermae": bought_card_value, "Forum Romanum": bought_card_value,
-                "Latrine": latrine_value, "Curia": curia_value, "Atrium Auctionorum": atrium_value,
-                "Catacombs": catacombs_value, "Pantheon": pantheon_value, "Field of Mars": mars_value}
-
-
-# ---------------------------------------------------------------- card choices
-def pair_costs(r: Reading, hand: np.ndarray) -> dict:
-    """Per faction with two cards or more: (points lost, the pair of its two cheapest cards)."""
-    out = {}
-    for f in range(NUM_FACTIONS):
-        codes = np.flatnonzero(hand[f * V:(f + 1) * V]) + f * V
-        if hand[codes].sum() < 2:
-            continue
-        first, cost = r.cheapest(hand, codes)
-        rest = hand.copy()
-        rest[first] -= 1
-        second, more = r.cheapest(rest, np.flatnonzero(rest[f * V:(f + 1) * V]) + f * V)
-        out[f] = (cost + more, (first, second))
-    return out
-
-
-def decide_discard_down(r: Reading, legal) -> int:
-    """Setup and cesura magna: discard the cheapest card still kept, then commit."""
-    if r.A.COMMIT in legal:
-        return r.A.COMMIT
-    kept = r.hand - r.game.build
-    return r.A.DISCARD + r.cheapest(kept)[0]
-
-
-def decide_latrine(r: Reading, legal) -> int:
-    """Buy the revealed card if it is worth more to the hand than its value in denarii."""
-    card = int(r.game.slot_card[r.game.board.slots["Latrine"][0]])
-    value = card % V
-    buy = r.A.LATRINE + 1
-    if buy in legal and r.worth(card, r.hand) - r.cost(value) > r.income(value):
-        return buy
-    return r.A.LATRINE
-
-
-def decide_curia(r: Reading, legal) -> int:
-    """Discard the cheapest card for the stack if the stack is worth more."""
-    stack = r.game.curia[r.decision[2]]
-    card, cost = r.cheapest(r.hand)
-    return r.A.DISCARD + card if r.worth_of(stack, r.hand) > cost else r.A.DECLINE
-
-
-def decide_atrium_flip(r: Reading, legal) -> int:
-    """The cards are face down: which stays hidden is a blind choice."""
-    return legal[0]
-
-
-def decide_atrium_bid(r: Reading, legal) -> int:
-    """Bid part of what the three cards are worth, in denarii, and never more than the rival can bid."""
-    g = r.game
-    cards = np.zeros_like(r.hand)
-    for slot in g.board.slots["Atrium Auctionorum"]:
-        if g.slot_card[slot] >= 0:
-            cards[g.slot_card[slot]] += 1
-    first, second = (int(g.space_owner[s]) for s in g.board.spaces["Atrium Auctionorum"])
-    rival = second if first == r.me else first
-    enough = int(g.res[rival, MONEY]) + (first != r.me)     # a tie goes to "1."
-    amount = max(0, int(BID_SHARE * r.worth_of(cards, r.hand) / r.denarius))
-    return r.A.BID + min(amount, enough, r.money, r.data.max_bid)
-
-
-def decide_catacombs(r: Reading, legal) -> int:
-    """Buy the pile's best card if it is worth its price."""
-    takes = [a for a in legal if a != r.A.DECLINE]
-    if not takes:
-        return r.A.DECLINE
-    price = r.data.catacomb_prices[r.decision[2]]
-    worths = [r.worth(a - r.A.TAKE, r.hand) for a in takes]
-    best = int(np.argmax(worths))
-    return takes[best] if worths[best] > r.cost(price) else r.A.DECLINE
-
-
-def decide_sacrifice(r: Reading, legal) -> int:
-    """Sacrifice the cheapest matching card for eternal favor if that is worth more."""
-    codes = [a - r.A.DISCARD for a in legal if a != r.A.DECLINE]
-    card, cost = r.cheapest(r.hand, codes)
-    return r.A.DISCARD + card if r.gain(eternal=True) > cost else r.A.DECLINE
-
-
-def decide_mars(r: Reading, legal) -> int:
-    """Lay the cheapest pair for a laurel if the laurel is worth more; card by card."""
-    if r.A.COMMIT in legal:
-        return r.A.COMMIT
-    pairs = pair_costs(r, r.hand)
-    build = r.game.build
-    if build.any():
-        f = int(np.flatnonzero(build)[0]) // V
-        pair = pairs[f][1]
-    else:
-        if not pairs:
-            return r.A.DECLINE
-        cost, pair = min(pairs.values())
-        if cost >= r.gain(laurels=MARS_LAURELS):
-            return r.A.DECLINE
-    chosen = build.copy()
-    for code in pair:
-        if chosen[code] == 0:
-            return r.A.ADD + code
-        chosen[code] -= 1
-    return r.A.DECLINE
-
-
-def decide_penalty(r: Reading, legal) -> int:
-    """Of the beaten set coming back to hand, lose the cheapest card."""
-    back = r.hand.copy()
-    f = r.decision[2]
-    back[f * V:(f + 1) * V] += r.game.challenger
-    return r.A.DISCARD + r.cheapest(back, [a - r.A.DISCARD for a in legal])[0]
-
-
-def decide_tigellinus(r: Reading, legal) -> int:
-    """Discard the cheapest card for a legion if the legion is worth more."""
-    card, cost = r.cheapest(r.hand)
-    return r.A.DISCARD + card if r.gain(legions=1) > cost else r.A.DECLINE
-
-
-# ---------------------------------------------------------------- Phase 4: take-overs
-def winning_set(r: Reading, f: int, role: int) -> np.ndarray | None:
-    """The fewest cards of f that win (the leader always with them; then the highest sum)."""
-    g = r.game
-    held = r.hand[f * V:(f + 1) * V]
-    rivals = [g.sets[f]] if g.controller[f] >= 0 else []
-    if role == 1 and g.meta[M["challenger"]] >= 0:
-        rivals.append(g.challenger)
-    rivals = [(int(s.sum()), int(s @ VALUES)) for s in rivals]
-    best, best_key = None, None
-    for counts in itertools.product(*(range(int(n) + 1) for n in held)):
-        counts = np.array(counts)
-        count, total = int(counts.sum()), int(counts @ VALUES)
-        if count < 2 or not all(count > c or total > s for c, s in rivals):
-            continue
-        key = (int(counts[0] < held[0]), count, -total)
-        if best_key is None or key < best_key:
-            best, best_key = counts, key
+        return int(choose(game._buffer, game._params, game._mask, game.deck_counts))
+
+
+@njit(**JIT)
+def choose(buf, k, m, deck_counts):
+    """The heuristic's move for the player to act, on a state buffer, its parameters and mask."""
+    legal = np.flatnonzero(m)
+    if len(legal) == 1:
+        return legal[0]
+    s = views(buf, k)
+    top = s.meta[Meta.N_TASKS] - 1
+    kind, player, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
+    depth = CARDS_TO_COME if kind == Task.PLACE else ROW_ONLY if kind in ROW_ENOUGH else PRICES
+    r = read(s, k, deck_counts, player, depth)
+    if kind == Task.SETUP_DISCARD or kind == Task.CESURA_DISCARD:
+        return decide_discard_down(r, legal)
+    if kind == Task.PLACE:
+        return decide_place(r, legal)
+    if kind == Task.ATRIUM_FLIP:
+        return legal[0]                    # the cards are face down: which stays hidden is a blind choice
+    if kind == Task.LATRINE_CHOICE:
+        return decide_latrine(r, legal)
+    if kind == Task.CURIA_CHOICE:
+        return decide_curia(r, b)
+    if kind == Task.ATRIUM_BID:
+        return decide_atrium_bid(r)
+    if kind == Task.CATACOMBS_CHOICE:
+        return decide_catacombs(r, legal, b)
+    if kind == Task.SACRIFICE:
+        return decide_sacrifice(r, legal)
+    if kind == Task.MARS_PAIR:
+        return decide_mars(r, legal)
+    if kind == Task.TAKEOVER_SET:
+        return decide_takeover(r, b, c)
+    if kind == Task.PENALTY:
+        return decide_penalty(r, legal, b)
+    if kind == Task.TIGELLINUS:
+        return decide_tigellinus(r)
+    if kind == Task.ASSASSIN:
+        return decide_assassin(r, legal)
+    if kind == Task.CHARIOT_BID:
+        return decide_chariot_bid(r)
+    if kind == Task.CHARIOT_PLACE:
+        return decide_chariot_place(r)
+    return decide_by_lookahead(r, buf, legal)     # Agrippa, Cato, benefit, temporary favor, legion
+
+
+# ---------------------------------------------------------------- board geometry
+@njit(**JIT)
+def spaces(k, region):
+    """First and end follower space of a region (regions in board order)."""
+    return k[K.SP_THERMAE + region], k[K.SP_THERMAE + region + 1]
+
+
+@njit(**JIT)
+def slots(k, region):
+    """First and end card slot of a region that shows cards."""
+    if region == THERMAE:
+        return k[K.SL_THERMAE], k[K.SL_FORUM]
+    if region == FORUM:
+        return k[K.SL_FORUM], k[K.SL_LATRINE]
+    if region == LATRINE:
+        return k[K.SL_LATRINE], k[K.SL_ATRIUM]
+    if region == ATRIUM:
+        return k[K.SL_ATRIUM], k[K.SL_PANTHEON]
+    return k[K.SL_PANTHEON], k[K.SL_END]
+
+
+@njit(**JIT)
+def argmax(values):
+    """Index of the first largest value."""
+    best = 0
+    for i in range(1, len(values)):
+        if values[i] > values[best]:
+            best = i
     return best
 
 
-def decide_takeover(r: Reading, legal) -> int:
-    """Build the chosen winning set card by card, then commit; decline when none wins."""
-    _, _, f, role = r.decision
-    target = winning_set(r, f, role)
-    if target is None:
-        return r.A.DECLINE
-    built = r.game.build[f * V:(f + 1) * V]
-    missing = np.flatnonzero(target > built)
-    if len(missing) == 0:
-        return r.A.COMMIT
-    return r.A.ADD + f * V + int(missing[0])
+@njit(**JIT)
+def held(r, region):
+    """The seat's followers in a region."""
+    first, end = spaces(r.k, region)
+    return (r.s.space_owner[first:end] == r.me).sum()
 
 
-def decide_assassin(r: Reading, legal) -> int:
-    """Strike the opponent's set whose loss helps the agent's take-overs most."""
-    best, best_value = r.A.DECLINE, 0.0
+# ---------------------------------------------------------------- Phase 2: placing followers
+@njit(**JIT)
+def claims(r):
+    """What the seat's followers already placed this round will bring and cost.
+
+    Returns the hand it expects (cards coming), the denarii owed, the cards its Curia and
+    Pantheon followers will take from the hand, and its Field of Mars followers.
+    """
+    s, k, me = r.s, r.k, r.me
+    hand = r.hand.copy()
+    owed = 0
+    for region, price in ((THERMAE, k[K.THERMAE_COST]), (FORUM, k[K.FORUM_COST])):
+        first, end = spaces(k, region)
+        slot = slots(k, region)[0]
+        for space in range(first, end):          # its cards, while the money lasts
+            card = s.slot_card[slot + space - first]
+            if s.space_owner[space] == me and card >= 0 and r.money - owed >= price:
+                owed += price
+                hand[card] += 1
+    first = spaces(k, CURIA)[0]
+    for stack in range(s.curia.shape[0]):
+        if s.space_owner[first + stack] == me:
+            hand += s.curia[stack]
+    atrium = spaces(k, ATRIUM)[0]
+    if s.space_owner[atrium] == me and s.space_owner[atrium + 1] < 0:     # "1." alone: the face-up cards
+        owed += k[K.ATRIUM_COST]
+        for slot in range(*slots(k, ATRIUM)):
+            if s.slot_card[slot] >= 0 and s.slot_up[slot]:
+                hand[s.slot_card[slot]] += 1
+    first, end = spaces(k, CATACOMBS)
+    for space in range(first, end):
+        owed += k[K.CATACOMB_PRICES + space - first] * (s.space_owner[space] == me)
+    return hand, owed, held(r, CURIA) + held(r, PANTHEON), held(r, MARS)
+
+
+@njit(**JIT)
+def decide_place(r, legal):
+    """The follower space (or the coin bowl) worth the most now."""
+    return legal[argmax(place_values(r, legal))]
+
+
+@njit(**JIT)
+def place_values(r, legal):
+    """Points each legal placement should bring this round, given the followers already placed."""
+    hand, owed, discards, pairs = claims(r)
+    values = np.empty(len(legal))
+    for i in range(len(legal)):
+        values[i] = place_value(r, hand, r.money - owed, discards, pairs, legal[i])
+    return values
+
+
+@njit(**JIT)
+def place_value(r, hand, budget, discards, pairs, action):
+    """Points a follower placed by `action` should bring this round."""
+    k = r.k
+    if action == k[K.A_COIN_BOWL]:
+        first = r.s.meta[Meta.COIN_BOWL_USED] == 0
+        return income(r.standing, k[K.COIN_FIRST] if first else k[K.COIN_LATER])
+    if action >= k[K.A_FIELD]:
+        return field_value(r, hand, action - k[K.A_FIELD])
+    target = action - k[K.A_PLACE]
+    region, space = k[K.PLACE_REGION + target], k[K.PLACE_SPACE + target]
+    if region == THERMAE or region == FORUM:
+        return bought_card_value(r, hand, budget, region, space)
+    if region == LATRINE:
+        return latrine_value(r, budget)
+    if region == CURIA:
+        return curia_value(r, hand, discards, space)
+    if region == ATRIUM:
+        return atrium_value(r, hand, budget)
+    if region == CATACOMBS:
+        return catacombs_value(r, budget, space)
+    if region == PANTHEON:
+        return pantheon_value(r, hand)
+    return mars_value(r, hand, pairs)
+
+
+@njit(**JIT)
+def field_value(r, hand, f):
+    """A take-over the (expected) hand can win, times the chance it holds from this space."""
+    cards = hand[f * V:(f + 1) * V]
+    if readiness(r.prices, f, cards.sum(), value_sum(cards)) < 1.0:
+        return 0.0
+    space = 0 if r.s.field_owner[f, 0] < 0 else 1
+    leader = r.prices.leader_values[f] if cards[0] else 0.0
+    return HOLDS[space] * (r.prices.takeover_values[f] + leader)
+
+
+@njit(**JIT)
+def bought_card_value(r, hand, budget, region, space):
+    """Thermae and Forum: the card's worth less its price, if the budget pays for it."""
+    price = r.k[K.THERMAE_COST] if region == THERMAE else r.k[K.FORUM_COST]
+    card = r.s.slot_card[slots(r.k, region)[0] + space - spaces(r.k, region)[0]]
+    if card < 0 or budget < price:
+        return -1.0
+    return worth(r.prices, card, hand) - cost(r.standing, price)
+
+
+@njit(**JIT)
+def latrine_value(r, budget):
+    """An unseen card: take its value in denarii, or buy it if the budget allows."""
+    total = 0.0
+    for code in range(len(r.unseen)):
+        value = code % V
+        cash = value * r.standing.denarius
+        buy = r.unseen_worths[code] - cash if value <= budget else -math.inf
+        total += r.unseen[code] * max(cash, buy)
+    return total / max(r.unseen.sum(), 1)
+
+
+@njit(**JIT)
+def curia_value(r, hand, discards, space):
+    """The whole stack for the cheapest card of the hand."""
+    stack = r.s.curia[space - spaces(r.k, CURIA)[0]]
+    if hand.sum() <= discards or not stack.any():
+        return -1.0
+    return worth_of(r.prices, stack, hand) - cheapest(r.prices, hand, np.flatnonzero(hand))[1]
+
+
+@njit(**JIT)
+def face_up(r, region):
+    """Counts by code of the face-up cards of a region."""
+    cards = np.zeros_like(r.hand)
+    for slot in range(*slots(r.k, region)):
+        if r.s.slot_card[slot] >= 0 and r.s.slot_up[slot]:
+            cards[r.s.slot_card[slot]] += 1
+    return cards
+
+
+@njit(**JIT)
+def atrium_value(r, hand, budget):
+    """"1.": two cards for 1 denarius unless someone bids; "2.": an auction for three."""
+    if r.s.space_owner[spaces(r.k, ATRIUM)[0]] < 0:
+        if budget < r.k[K.ATRIUM_COST]:
+            return -1.0
+        return ATRIUM_RISK * 2 * unknown_card(r) - cost(r.standing, r.k[K.ATRIUM_COST])
+    return AUCTION_SHARE * (worth_of(r.prices, face_up(r, ATRIUM), hand) + unknown_card(r))
+
+
+@njit(**JIT)
+def catacombs_value(r, budget, space):
+    """The best card the pile keeps after one pick per other follower there, for its price."""
+    first, end = spaces(r.k, CATACOMBS)
+    price = r.k[K.CATACOMB_PRICES + space - first]
+    if budget < price:
+        return -1.0
+    picks = (r.s.space_owner[first:end] >= 0).sum()
+    return best_of(r, r.k[K.CATACOMB_CARDS] - picks) - cost(r.standing, price)
+
+
+@njit(**JIT)
+def pantheon_value(r, hand):
+    """Eternal favor, if the hand holds a card of the faction turned up."""
+    if r.s.res[r.me, ETERNAL_COLUMN]:
+        return -1.0
+    matching, unseen = 0, 0
+    for f in range(F):
+        count = r.unseen[f * V:(f + 1) * V].sum()
+        unseen += count
+        if hand[f * V:(f + 1) * V].sum() > 0:
+            matching += count
+    return matching / max(unseen, 1) * gain(r.standing, single_change(ETERNAL, 1)) - CARD_POINTS
+
+
+@njit(**JIT)
+def mars_value(r, hand, pairs):
+    """A laurel (and maybe the bonus) for the cheapest pair not yet promised."""
+    costs = pair_costs(r, hand)[0]
+    costs = np.sort(costs[costs < math.inf])
+    if len(costs) <= pairs:
+        return -1.0
+    return gain(r.standing, single_change(LAURELS, MARS_LAURELS)) - costs[pairs]
+
+
+# ---------------------------------------------------------------- card choices
+@njit(**JIT)
+def pair_costs(r, hand):
+    """Per faction: points lost by laying its two cheapest cards, and those two (inf: fewer than two)."""
+    costs = np.full(F, math.inf)
+    pair = np.full((F, 2), -1, dtype=np.int64)
+    for f in range(F):
+        if hand[f * V:(f + 1) * V].sum() < 2:
+            continue
+        first, price = cheapest(r.prices, hand, np.flatnonzero(hand[f * V:(f + 1) * V]) + f * V)
+        rest = hand.copy()
+        rest[first] -= 1
+        second, more = cheapest(r.prices, rest, np.flatnonzero(rest[f * V:(f + 1) * V]) + f * V)
+        costs[f], pair[f, 0], pair[f, 1] = price + more, first, second
+    return costs, pair
+
+
+@njit(**JIT)
+def _in(action, legal):
+    return (legal == action).any()
+
+
+@njit(**JIT)
+def decide_discard_down(r, legal):
+    """Setup and cesura magna: discard the cheapest card still kept, then commit."""
+    if _in(r.k[K.A_COMMIT], legal):
+        return r.k[K.A_COMMIT]
+    kept = r.hand - r.s.build
+    return r.k[K.A_DISCARD] + cheapest(r.prices, kept, np.flatnonzero(kept))[0]
+
+
+@njit(**JIT)
+def decide_latrine(r, legal):
+    """Buy the revealed card if it is worth more to the hand than its value in denarii."""
+    card = r.s.slot_card[slots(r.k, LATRINE)[0]]
+    value = card % V
+    buy = r.k[K.A_LATRINE] + 1
+    if _in(buy, legal) and worth(r.prices, card, r.hand) - cost(r.standing, value) > income(r.standing, value):
+        return buy
+    return r.k[K.A_LATRINE]
+
+
+@njit(**JIT)
+def decide_curia(r, stack):
+    """Discard the cheapest card for the stack if the stack is worth more."""
+    card, price = cheapest(r.prices, r.hand, np.flatnonzero(r.hand))
+    return r.k[K.A_DISCARD] + card if worth_of(r.prices, r.s.curia[stack], r.hand) > price else r.k[K.A_DECLINE]
+
+
+@njit(**JIT)
+def decide_atrium_bid(r):
+    """Bid part of what the three cards are worth, in denarii, and never more than the rival can bid."""
+    s, k = r.s, r.k
+    cards = np.zeros_like(r.hand)
+    for slot in range(*slots(k, ATRIUM)):
+        if s.slot_card[slot] >= 0:
+            cards[s.slot_card[slot]] += 1
+    atrium = spaces(k, ATRIUM)[0]
+    first, second = s.space_owner[atrium], s.space_owner[atrium + 1]
+    rival = second if first == r.me else first
+    enough = s.res[rival, MONEY_COLUMN] + (first != r.me)     # a tie goes to "1."
+    amount = max(0, int(BID_SHARE * worth_of(r.prices, cards, r.hand) / r.standing.denarius))
+    return k[K.A_BID] + min(amount, enough, r.money, k[K.MAX_BID])
+
+
+@njit(**JIT)
+def decide_catacombs(r, legal, space):
+    """Buy the pile's best card if it is worth its price."""
+    k = r.k
+    best, best_worth = -1, -math.inf
     for a in legal:
-        if a == r.A.DECLINE:
+        if a != k[K.A_DECLINE]:
+            value = worth(r.prices, a - k[K.A_TAKE], r.hand)
+            if value > best_worth:
+                best, best_worth = a, value
+    if best < 0 or best_worth <= cost(r.standing, k[K.CATACOMB_PRICES + space]):
+        return k[K.A_DECLINE]
+    return best
+
+
+@njit(**JIT)
+def decide_sacrifice(r, legal):
+    """Sacrifice the cheapest matching card for eternal favor if that is worth more."""
+    k = r.k
+    codes = legal[legal != k[K.A_DECLINE]] - k[K.A_DISCARD]
+    card, price = cheapest(r.prices, r.hand, codes)
+    return k[K.A_DISCARD] + card if gain(r.standing, single_change(ETERNAL, 1)) > price else k[K.A_DECLINE]
+
+
+@njit(**JIT)
+def decide_mars(r, legal):
+    """Lay the cheapest pair for a laurel if the laurel is worth more; card by card."""
+    k = r.k
+    if _in(k[K.A_COMMIT], legal):
+        return k[K.A_COMMIT]
+    costs, pairs = pair_costs(r, r.hand)
+    build = r.s.build
+    if build.any():
+        f = np.flatnonzero(build)[0] // V
+    else:
+        f = int(np.argmin(costs))
+        if costs[f] == math.inf or costs[f] >= gain(r.standing, single_change(LAURELS, MARS_LAURELS)):
+            return k[K.A_DECLINE]
+    chosen = build.copy()
+    for code in pairs[f]:
+        if chosen[code] == 0:
+            return k[K.A_ADD] + code
+        chosen[code] -= 1
+    return k[K.A_DECLINE]
+
+
+@njit(**JIT)
+def decide_penalty(r, legal, f):
+    """Of the beaten set coming back to hand, lose the cheapest card."""
+    back = r.hand.copy()
+    back[f * V:(f + 1) * V] += r.s.challenger
+    return r.k[K.A_DISCARD] + cheapest(r.prices, back, legal - r.k[K.A_DISCARD])[0]
+
+
+@njit(**JIT)
+def decide_tigellinus(r):
+    """Discard the cheapest card for a legion if the legion is worth more."""
+    card, price = cheapest(r.prices, r.hand, np.flatnonzero(r.hand))
+    return r.k[K.A_DISCARD] + card if gain(r.standing, single_change(LEGIONS, 1)) > price else r.k[K.A_DECLINE]
+
+
+# ---------------------------------------------------------------- Phase 4: take-overs
+@njit(**JIT)
+def winning_set(r, f, role):
+    """The fewest cards of f that win (the leader always with them; then the highest sum); None if none.
+
+    Sets are tried in the order of itertools.product over the counts held, so ties go to the first.
+    """
+    s = r.s
+    held = r.hand[f * V:(f + 1) * V]
+    rival_cards, rival_sums = [], []
+    if s.controller[f] >= 0:
+        rival_cards.append(s.sets[f].sum())
+        rival_sums.append(value_sum(s.sets[f]))
+    if role == 1 and s.meta[Meta.CHALLENGER] >= 0:
+        rival_cards.append(s.challenger.sum())
+        rival_sums.append(value_sum(s.challenger))
+    counts = np.zeros(V, dtype=np.int64)
+    best = np.zeros(V, dtype=np.int64)
+    found, best_key = False, (0, 0, 0)
+    while True:
+        count, total = counts.sum(), value_sum(counts)
+        wins = count >= 2
+        for i in range(len(rival_cards)):
+            wins = wins and (count > rival_cards[i] or total > rival_sums[i])
+        key = (int(counts[0] < held[0]), count, -total)
+        if wins and (not found or key < best_key):
+            best[:], best_key, found = counts, key, True
+        digit = V - 1                      # the next counts, the last value fastest
+        while digit >= 0 and counts[digit] == held[digit]:
+            counts[digit] = 0
+            digit -= 1
+        if digit < 0:
+            return found, best
+        counts[digit] += 1
+
+
+@njit(**JIT)
+def decide_takeover(r, f, role):
+    """Build the chosen winning set card by card, then commit; decline when none wins."""
+    k = r.k
+    found, target = winning_set(r, f, role)
+    if not found:
+        return k[K.A_DECLINE]
+    built = r.s.build[f * V:(f + 1) * V]
+    for v in range(V):
+        if target[v] > built[v]:
+            return k[K.A_ADD] + f * V + v
+    return k[K.A_COMMIT]
+
+
+@njit(**JIT)
+def decide_assassin(r, legal):
+    """Strike the opponent's set whose loss helps the seat's take-overs most."""
+    s, k = r.s, r.k
+    best, best_value = k[K.A_DECLINE], 0.0
+    for a in legal:
+        if a == k[K.A_DECLINE]:
             continue
-        f = a - r.A.ASSASSIN
-        if r.game.controller[f] == r.me:
+        f = a - k[K.A_ASSASSIN]
+        if s.controller[f] == r.me:
             continue
-        shown = r.game.sets[f]
-        top = int(np.flatnonzero(shown)[-1])
-        count, total = int(shown.sum()), int(shown @ VALUES)
-        held = r.hand[f * V:(f + 1) * V]
-        mine = int(held.sum()), int(held @ VALUES)
-        before = readiness(*mine, (count, total), r.average_value)
-        after = readiness(*mine, (count - 1, total - top), r.average_value)
-        value = r.takeover_values[f] * (after - before) + ASSASSIN_HARM
+        shown = s.sets[f]
+        top = np.flatnonzero(shown)[-1]
+        count, total = shown.sum(), value_sum(shown)
+        cards = r.hand[f * V:(f + 1) * V]
+        mine, mine_total = cards.sum(), value_sum(cards)
+        before = readiness_of(mine, mine_total, count, total, r.prices.average)
+        after = readiness_of(mine, mine_total, count - 1, total - top, r.prices.average)
+        value = r.prices.takeover_values[f] * (after - before) + ASSASSIN_HARM
         if value > best_value:
             best, best_value = a, value
     return best
 
 
 # ---------------------------------------------------------------- Phase 6: the chariot
-def keep_values(r: Reading) -> dict:
-    """Per faction the agent controls: points a round of keeping it is worth."""
-    return {f: CONTROL_POINTS + r.gain(**faction_benefit_change(r, f))
-            for f in range(NUM_FACTIONS) if r.game.controller[f] == r.me}
+@njit(**JIT)
+def keep_values(r):
+    """Per faction: points a round of keeping it is worth (-inf for factions the seat does not control)."""
+    kept = np.full(F, -math.inf)
+    for f in range(F):
+        if r.s.controller[f] == r.me:
+            kept[f] = CONTROL_POINTS + gain(r.standing, faction_benefit_change(r.s, r.k, r.standing.row, r.standing.base, r.me, f))
+    return kept
 
 
-def decide_chariot_bid(r: Reading, legal) -> int:
+@njit(**JIT)
+def decide_chariot_bid(r):
     """Bid what blocking its most valuable faction for a round is worth, in denarii."""
     kept = keep_values(r)
-    worth = THREAT * max(kept.values(), default=0.0)
-    return r.A.BID + min(max(0, int(worth / r.denarius)), r.money, r.data.max_bid)
+    worth_kept = THREAT * kept.max() if (kept > -math.inf).any() else 0.0
+    return r.k[K.A_BID] + min(max(0, int(worth_kept / r.standing.denarius)), r.money, r.k[K.MAX_BID])
 
 
-def decide_chariot_place(r: Reading, legal) -> int:
+@njit(**JIT)
+def decide_chariot_place(r):
     """Block the faction most worth keeping, per card of its displayed set (weak sets first)."""
     kept = keep_values(r)
-    if not kept:
-        return r.A.DECLINE
-    f = max(kept, key=lambda f: kept[f] / r.game.sets[f].sum())
-    return r.A.CHARIOT + f
+    best, best_value = -1, -math.inf
+    for f in range(F):
+        if kept[f] > -math.inf:
+            value = kept[f] / r.s.sets[f].sum()
+            if value > best_value:
+                best, best_value = f, value
+    return r.k[K.A_DECLINE] if best < 0 else r.k[K.A_CHARIOT] + best
 
 
 # ---------------------------------------------------------------- one-step lookahead
-def decide_by_lookahead(r: Reading, legal) -> int:
+@njit(**JIT)
+def decide_by_lookahead(r, buf, legal):
     """The action after which the evaluation of the (determinised) game is best."""
-    values = []
-    for a in legal:
-        after = r.game.clone()
-        after.step(int(a))
-        values.append(evaluate(after, r.me))
-    return legal[int(np.argmax(values))]
+    events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
+    mask = np.zeros(r.k[K.A_SIZE], dtype=np.int8)
+    values = np.empty(len(legal))
+    for i in range(len(legal)):
+        after = buf.copy()
+        events[0, 0] = 0
+        dispatch.step(after, r.k, events, mask, legal[i])
+        values[i] = evaluate_state(after, r.k, r.me)
+    return legal[argmax(values)]
 
 
-DECIDE = {
-    Task.SETUP_DISCARD: decide_discard_down, Task.CESURA_DISCARD: decide_discard_down,
-    Task.PLACE: decide_place, Task.ATRIUM_FLIP: decide_atrium_flip, Task.LATRINE_CHOICE: decide_latrine,
-    Task.CURIA_CHOICE: decide_curia, Task.ATRIUM_BID: decide_atrium_bid,
-    Task.CATACOMBS_CHOICE: decide_catacombs, Task.SACRIFICE: decide_sacrifice, Task.MARS_PAIR: decide_mars,
-    Task.TAKEOVER_SET: decide_takeover, Task.PENALTY: decide_penalty, Task.TIGELLINUS: decide_tigellinus,
-    Task.ASSASSIN: decide_assassin, Task.AGRIPPA: decide_by_lookahead, Task.CATO: decide_by_lookahead,
-    Task.BENEFIT_CHOICE: decide_by_lookahead, Task.TEMP_FAVOR: decide_by_lookahead,
-    Task.BUY_LEGION: decide_by_lookahead, Task.CHARIOT_BID: decide_chariot_bid,
-    Task.CHARIOT_PLACE: decide_chariot_place,
-}
+# ---------------------------------------------------------------- for search
+def best_placements(game, width: int) -> np.ndarray:
+    """The `width` placements the heuristic values most for the player to act in `game` (a full
+    game: a determinisation), best first; None if the decision waiting is not a placement."""
+    if game.decision()[0] != Task.PLACE:
+        return None
+    return _best_placements(game._buffer, game._params, game._mask, game.deck_counts, width)
+
+
+@njit(**JIT)
+def _best_placements(buf, k, m, deck_counts, width):
+    s = views(buf, k)
+    legal = np.flatnonzero(m)
+    r = read(s, k, deck_counts, s.tasks[s.meta[Meta.N_TASKS] - 1, 1], CARDS_TO_COME)
+    order = np.argsort(-place_values(r, legal), kind="mergesort")     # stable: ties keep the action order
+    return legal[order[:width]]
+
+
+
+def play_out(game, rounds: int, moves: int) -> None:
+    """Every seat of `game` (a full game: a determinisation) plays the heuristic until the game
+    is over, `rounds` more rounds have begun or `moves` moves are played.
+
+    All in compiled code, without a return to Python per move: a search's rollout. The game
+    is left at the next decision, as if each move had been stepped, except that its log (if
+    any) does not record them.
+    """
+    _play_out(game._buffer, game._params, game._mask, game.deck_counts, rounds, moves)
+
+
+@njit(**JIT)
+def _play_out(buf, k, m, deck_counts, rounds, moves):
+    events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
+    s = views(buf, k)
+    end = s.meta[Meta.ROUND] + rounds
+    for _ in range(moves):
+        if s.meta[Meta.STATUS] != 0 or s.meta[Meta.ROUND] >= end:
+            return
+        events[0, 0] = 0
+        dispatch.step(buf, k, events, m, choose(buf, k, m, deck_counts))

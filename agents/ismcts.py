@@ -5,12 +5,14 @@ searching seat knows (:meth:`tribune_env.PlayerView.determinize`), so hidden car
 sealed bids are sampled rather than peeked at. The tree is keyed by action sequences
 from the current decision; a node's statistics hold one value per seat, and the seat to
 act at a node picks by UCB on its own value, counting a child as available only in the
-determinisations where it is legal. A leaf is valued by a short rollout (random moves, or the
-:class:`~agents.heuristic.HeuristicAgent`'s) and then the position evaluation of
-:mod:`agents.evaluation`, or by the final rewards if the game has ended. With
-``guide="heuristic"`` a node first expands the move the heuristic would play there, so the
-search spends its first visits on sensible lines. The most visited action at the root is
-played.
+determinisations where it is legal. A leaf is valued by a rollout (by default every seat
+plays the :class:`~agents.heuristic.HeuristicAgent`'s moves to the end of the round, in
+compiled code; or random moves) and then the position evaluation of :mod:`agents.evaluation`,
+or by the final rewards if the game has ended. With ``guide="heuristic"`` a node first
+expands the move the heuristic would play there, so the search spends its first visits on
+sensible lines. By default the other seats are modelled as playing the heuristic's moves, so
+the tree branches only on the searching seat's own decisions. The most visited action at the
+root is played.
 
 Determinising costs about ten times a clone, so a decision samples a pool of
 determinisations once and iterations cycle through clones of them.
@@ -28,7 +30,7 @@ from tribune_env.rewards import final_rewards
 
 from .base import Agent
 from .evaluation import evaluate
-
+from .heuristic import best_placements, play_out
 
 POLICIES = ("random", "heuristic")
 HORIZONS = ("moves", "round")
@@ -38,9 +40,10 @@ ROUND_ROLLOUT = 2000        # moves at most in a rollout to the end of the round
 class Node:
     """Statistics of one action sequence: visits, availability and summed values per seat."""
 
-    __slots__ = ("children", "visits", "available", "total")
+    __slots__ = ("children", "visits", "available", "total", "candidates")
 
     def __init__(self, num_players: int):
+        self.candidates = None          # the moves searched, if fewer than the legal ones
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.available = 0
@@ -50,28 +53,33 @@ class Node:
 class ISMCTSAgent(Agent):
     """IS-MCTS with a budget of `iterations` and/or `seconds` per decision.
 
-    Options: ``iterations`` (default 200; 0 for no limit), ``seconds`` (default 0.25; 0 for
-    no limit), ``exploration`` (UCB constant, default 0.7), ``horizon`` (``round``, the
+    Options: ``iterations`` (default 0: no limit), ``seconds`` (default 0.25; 0 for no
+    limit), ``exploration`` (UCB constant, default 0.7), ``horizon`` (``round``, the
     default: roll out to the end of the round, where placements have paid off; ``moves``:
-    ``rollout`` moves, default 8), ``policy`` (who plays the rollout moves: ``random`` or
-    ``heuristic``), ``guide`` (``heuristic`` to expand the heuristic's move first, or
-    ``none``), ``prior`` (weight of a PUCT-style bonus for the heuristic's move at the
-    root, default 1; 0 for none), ``opponents`` (``search``: other seats choose by UCB on
-    their own values; ``heuristic``: they are modelled as playing the heuristic's moves),
-    ``determinizations`` (size of the pool, default 16).
+    ``rollout`` moves, default 8), ``policy`` (who plays the rollout moves: ``heuristic``,
+    the default, or ``random``), ``guide`` (``heuristic``, the default, to expand the
+    heuristic's move first, or ``none``), ``prior`` (weight of a PUCT-style bonus for the
+    heuristic's move at the root, default 1; 0 for none), ``opponents`` (``heuristic``, the
+    default: other seats are modelled as playing the heuristic's moves; ``search``: they
+    choose by UCB on their own values), ``determinizations`` (size of the pool, default 16),
+    ``width`` (at the searching seat's placements, search only the heuristic's `width`
+    best spaces, default 5; 0 for all: 0.25 s buys some 150 iterations, too few to share
+    among 20-odd spaces).
     """
 
     name = "ismcts"
 
-    def __init__(self, seed=None, iterations: int = 200, seconds: float = 0.25,
-                 exploration: float = 0.7, rollout: int = 8, policy: str = "random",
-                 guide: str = "none", prior: float = 1.0, opponents: str = "search",
-                 horizon: str = "round", determinizations: int = 16):
+    def __init__(self, seed=None, iterations: int = 0, seconds: float = 0.25,
+                 exploration: float = 0.7, rollout: int = 8, policy: str = "heuristic",
+                 guide: str = "heuristic", prior: float = 1.0, opponents: str = "heuristic",
+                 horizon: str = "round", determinizations: int = 16, width: int = 5):
         super().__init__(seed)
         if iterations < 0 or seconds < 0 or not (iterations or seconds):
             raise ConfigError("ismcts needs a budget: iterations > 0 and/or seconds > 0, neither negative")
-        if rollout < 0 or determinizations < 1 or exploration < 0:
-            raise ConfigError("ismcts: rollout >= 0, determinizations >= 1 and exploration >= 0 are needed")
+        if rollout < 0 or determinizations < 1 or exploration < 0 or width < 0:
+            raise ConfigError("ismcts: rollout >= 0, determinizations >= 1, exploration >= 0 and width >= 0 "
+                              "are needed")
+        self.width = int(width)
         if policy not in POLICIES or guide not in ("none", "heuristic"):
             raise ConfigError(f"ismcts: policy must be one of {POLICIES} and guide 'none' or 'heuristic', "
                               f"got {policy!r} and {guide!r}")
@@ -133,7 +141,7 @@ class ISMCTSAgent(Agent):
                 game.step(action)
                 path.append(node)
                 continue
-            legal = np.flatnonzero(game.legal_mask())
+            legal = self._candidates(node, game, player)
             untried = [a for a in legal if a not in node.children]
             for a in legal:
                 child = node.children.get(a)
@@ -154,6 +162,18 @@ class ISMCTSAgent(Agent):
         for visited in path:
             visited.visits += 1
             visited.total += value
+
+    def _candidates(self, node: Node, game, player: int) -> np.ndarray:
+        """The legal moves searched at a node: at the searching seat's placements, only the
+        heuristic's `width` best (chosen at the node's first visit, in its first world)."""
+        legal = np.flatnonzero(game.legal_mask())
+        if not self.width or player != self._seat or len(legal) <= self.width:
+            return legal
+        if node.candidates is None:
+            best = best_placements(game, self.width)
+            node.candidates = legal if best is None else np.sort(best)
+        kept = node.candidates[game.legal_mask()[node.candidates] > 0]
+        return kept if len(kept) else legal
 
     def _expansion(self, game, untried: list) -> int:
         """The heuristic's move if it is untried and guiding, else a random untried one."""
@@ -182,14 +202,14 @@ class ISMCTSAgent(Agent):
 
     def _value(self, game) -> np.ndarray:
         """Final rewards if the game is over, else a short rollout and the evaluation."""
-        start = game.round
-        moves = ROUND_ROLLOUT if self.horizon == "round" else self.rollout
-        for _ in range(moves):
-            if game.is_over or game.round != start and self.horizon == "round":
-                break
-            if self.policy == "heuristic":
-                game.step(self._heuristic_move(game))
-            else:
+        rounds, moves = (1, ROUND_ROLLOUT) if self.horizon == "round" else (game.round_limit, self.rollout)
+        if self.policy == "heuristic":       # compiled: no return to Python per move
+            play_out(game, rounds, moves)
+        else:
+            end = game.round + rounds
+            for _ in range(moves):
+                if game.is_over or game.round >= end:
+                    break
                 game.step(random_action(game.legal_mask(), self.rng))
         if game.is_over:
             return final_rewards(game, "win")

@@ -27,7 +27,7 @@ def test_specs_parse_into_names_and_options():
     ("greedy", "unknown agent"), ("ismcts:seconds", "not key=value"), ("model", "needs a path"),
     ("ismcts:depth=3", "bad options"), ("ismcts:iterations=0,seconds=0", "budget"),
     ("ismcts:policy=greedy", "policy must be"), ("ismcts:horizon=game", "horizon must be"),
-    ("ismcts:opponents=random", "opponents must be"),
+    ("ismcts:opponents=random", "opponents must be"), ("ismcts:width=-1", "width >= 0"),
     ("model:/nonexistent.zip", "no model file"),
 ])
 def test_bad_specs_name_the_problem(spec, message):
@@ -51,9 +51,9 @@ def test_random_agent_is_reproducible_from_its_seed():
 
 
 @pytest.mark.parametrize("n, variant, options", [
-    (2, {}, {}),
+    (2, {}, {"width": 3}),
     (3, {"point_variant": True}, {"horizon": "round", "prior": 1.0}),
-    (4, {}, {"policy": "heuristic", "guide": "heuristic", "opponents": "heuristic"}),
+    (4, {}, {"policy": "random", "guide": "none", "opponents": "search", "horizon": "moves"}),
     (5, {"auto_forced": False}, {"rollout": 0}),
 ])
 def test_ismcts_plays_legal_games(n, variant, options):

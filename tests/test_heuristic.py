@@ -13,7 +13,7 @@ import pytest
 from agents import make_agent
 from agents.base import RandomAgent
 from agents.evaluation import evaluate, potential
-from agents.heuristic import HeuristicAgent
+from agents.heuristic import HeuristicAgent, best_placements, play_out as heuristic_play_out
 from conftest import collect_states, decision_kind
 from tests.scenario import C, display, done, fresh, give, hand_of, occupy, place_card, run, set_values
 from tribune_env import ConfigError, Game, PlayerView
@@ -115,6 +115,47 @@ def test_choose_plays_whole_games_on_the_full_state():
             assert g.legal_mask()[action]
             g.step(action)
         assert g.terminated
+
+
+@pytest.mark.parametrize("players,point_variant", [(2, False), (4, False), (5, True)])
+def test_play_out_is_the_heuristic_move_by_move(players, point_variant):
+    """A search's compiled rollout plays what ``choose`` plays, and stops where it is told."""
+    agent = HeuristicAgent(seed=0)
+    g = Game(players, point_variant=point_variant, seed=players, log=False)
+    for _ in range(30):
+        g.step(agent.choose(g))
+    start = g.round
+
+    def by_hand(rounds, moves):
+        copy = g.clone()
+        for _ in range(moves):
+            if copy.is_over or copy.round >= start + rounds:
+                break
+            copy.step(agent.choose(copy))
+        return copy
+
+    for rounds, moves in ((1, 10_000), (1, 7), (100, 10_000)):
+        rolled = g.clone()
+        heuristic_play_out(rolled, rounds, moves)
+        expected = by_hand(rounds, moves)
+        assert rolled.state_equals(expected)
+        assert np.array_equal(rolled.legal_mask(), expected.legal_mask())
+    assert rolled.terminated and not g.is_over
+
+
+def test_best_placements_rank_the_legal_placements_by_the_heuristic():
+    """What a search narrows its placements to: legal, best first, headed by the heuristic's move."""
+    agent = HeuristicAgent(seed=0)
+    g = Game(3, seed=4, log=False)
+    while decision_kind(g) != Task.PLACE:
+        assert best_placements(g, 3) is None
+        g.step(agent.choose(g))
+    best = best_placements(g, 4)
+    assert len(best) == len(set(best.tolist())) == 4
+    assert g.legal_mask()[best].all() and best[0] == agent.choose(g)
+    assert np.array_equal(best_placements(g, 2), best[:2])
+    everything = best_placements(g, 1000)
+    assert sorted(everything.tolist()) == g.legal_actions().tolist()
 
 
 # ------------------------------------------------------------------ determinism and information

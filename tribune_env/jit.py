@@ -1,9 +1,11 @@
 """Numba options, and a compile cache that can never serve stale machine code.
 
 Numba keys its cache on each function's own source file, not on the constants it
-imports (state layout, task kinds, parameter indices), so editing one module could
-leave stale code in use. The cache therefore lives in a directory named by a hash of
-every source the compiled code depends on: any change there compiles afresh.
+imports (state layout, task kinds, parameter indices) or the compiled functions it calls
+in other modules, so editing one module could leave stale code in use. The cache
+therefore lives in a directory named by a hash of every compiled source: the engine's
+and the heuristic agent's (which runs on the engine's state inside a search's
+rollouts). Any change there compiles afresh.
 """
 import hashlib
 import os
@@ -11,14 +13,16 @@ from pathlib import Path
 
 import numba
 
-PACKAGE = Path(__file__).resolve().parent
-COMPILED_FROM = ("jit.py", "kernel.py", "data.py", "state.py", "tasks.py", "core/*.py")
+ROOT = Path(__file__).resolve().parent.parent      # the packages tribune_env and agents sit side by side
+COMPILED_FROM = ("tribune_env/jit.py", "tribune_env/kernel.py", "tribune_env/data.py", "tribune_env/state.py",
+                 "tribune_env/tasks.py", "tribune_env/core/*.py", "agents/evaluation.py", "agents/reading.py",
+                 "agents/heuristic.py")
 
 
 def _source_hash() -> str:
     digest = hashlib.sha1(numba.__version__.encode())
-    for path in sorted(p for pattern in COMPILED_FROM for p in PACKAGE.glob(pattern)):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+    for path in sorted(p for pattern in COMPILED_FROM for p in ROOT.glob(pattern)):
+        digest.update(path.relative_to(ROOT).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -1,0 +1,373 @@
+"""What one seat's decision is worth, in points of its potential: the heuristic's prices.
+
+A :func:`read` of a determinised game (its own hand and the public table real, everything
+hidden re-dealt) for one seat prices, in points of :func:`agents.evaluation.potential_of`:
+
+- a faction's *take-over value*: what winning control would bring this round: the faction
+  marker, the first-control laurel, the take-over benefit, the faction benefit of the coming
+  Phase 5 and control itself; its leader's benefit is priced apart;
+- a card's *worth*: how much closer it brings a winning take-over set of its faction
+  (*readiness*: 1 when the cards in hand beat the displayed set, less for each card
+  missing) times that take-over value, plus a base for what any card is good for (Field
+  of Mars pairs, Curia and Pantheon discards);
+- a denarius: what it adds to the potential (the denarii objective, the score), at least
+  what money buys.
+
+It reads only what the seat may know: its own hand and build, the public table, and
+face-down cards only once they are face up or seen by this seat. Everything is compiled
+(numba) so that a search can call the heuristic in its rollouts.
+"""
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from tribune_env.data import (
+    GLADIATORS,
+    LEGATES,
+    NUM_FACTIONS,
+    NUM_VALUES,
+    PATRICIANS,
+    PLEBEIANS,
+    PRAETORIANS,
+    SENATORS,
+    VESTALS,
+)
+from tribune_env.jit import JIT
+from tribune_env.kernel import K
+from tribune_env.state import MONEY as MONEY_COLUMN
+from tribune_env.state import NO_TILE, SCROLL, TRIBUNE, Meta
+from tribune_env.state import TILE as TILE_COLUMN
+
+from .evaluation import (
+    CARD_POINTS,
+    CARDS,
+    CONTROL,
+    ETERNAL,
+    LAURELS,
+    LEGIONS,
+    MARKERS,
+    MONEY,
+    TEMP_FAVOR,
+    TILE,
+    changed,
+    merge,
+    no_change,
+    player_row,
+    potential_of,
+)
+
+V = NUM_VALUES
+F = NUM_FACTIONS
+
+MISSING = 0.4             # readiness per card still missing from a winning take-over set
+SURPLUS = 0.3             # worth of a card beyond a winning set: a stronger set holds longer
+DENARIUS_FLOOR = 0.25     # points per denarius at least: what money buys
+SHORT_OF_MONEY = 6        # below this many denarii the floor doubles
+NONE = -2                 # a target count for the seat's own factions: no take-over to win
+NO_OPTION = -2            # the control of a change that marks "no more benefit options"
+BENEFIT_OPTIONS = 3       # at most, for any faction
+
+# A decision's reading, split so that the hot pricing functions get only the small tuples they
+# use: passing the whole state to each costs more than their arithmetic.
+Reading = namedtuple("Reading", ("s", "k", "me", "hand", "money", "standing", "prices", "unseen", "unseen_worths"))
+Standing = namedtuple("Standing", ("row", "base", "k", "denarius"))     # prices a change to the seat's row
+Prices = namedtuple("Prices", ("takeover_values", "leader_values", "target_cards", "target_sum", "average"))
+
+
+ROW_ONLY, PRICES, CARDS_TO_COME = range(3)     # how much a decision needs read
+
+
+@njit(**JIT)
+def read(s, k, deck_counts, me, depth):
+    """What the seat's decision is priced by, once per decision.
+
+    Always its row, potential and the price of a denarius; from ``PRICES`` on, the take-over
+    and leader values and targets that price cards; with ``CARDS_TO_COME``, the cards unseen
+    and their worths (placements). What a decision does not need stays zero: a search
+    calls this at every move of its rollouts.
+    """
+    hand = s.hand[me].astype(np.int64)
+    row = player_row(s, k, me)
+    base = potential_of(row, k)
+    average = (deck_counts * (np.arange(len(deck_counts)) % V)).sum() / deck_counts.sum()
+    money = np.int64(s.res[me, MONEY_COLUMN])
+    floor = DENARIUS_FLOOR * (2 if money < SHORT_OF_MONEY else 1)
+    five = no_change()
+    five[MONEY] = 5
+    denarius = max(_gain(row, base, k, five) / 5, floor)
+    takeover_values = np.zeros(F)
+    leader_values = np.zeros(F)
+    target_cards = np.empty(F, dtype=np.int64)
+    target_sum = np.empty(F, dtype=np.int64)
+    for f in range(F if depth >= PRICES else 0):
+        owner = s.controller[f]
+        if owner != me:
+            takeover_values[f] = _gain(row, base, k, takeover_change(s, k, row, base, me, f))
+        leader_values[f] = _gain(row, base, k, leader_change(s, k, me, f))
+        if owner == me:
+            target_cards[f], target_sum[f] = NONE, 0
+        elif owner < 0:
+            target_cards[f], target_sum[f] = 1, -1       # no displayed set: any two cards win
+        else:
+            target_cards[f], target_sum[f] = s.sets[f].sum(), value_sum(s.sets[f])
+    unseen = unseen_of(s, hand, deck_counts) if depth >= CARDS_TO_COME else np.zeros_like(hand)
+    prices = Prices(takeover_values, leader_values, target_cards, target_sum, average)
+    worths = np.zeros(F * V)
+    for code in range(F * V):
+        if unseen[code]:
+            f = code // V
+            cards = hand[f * V:(f + 1) * V]
+            worths[code] = worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
+    return Reading(s, k, me, hand, money, Standing(row, base, k, denarius), prices, unseen, worths)
+
+
+@njit(**JIT)
+def value_sum(counts):
+    """Sum of the values of a faction's cards given as counts by value."""
+    total = 0
+    for v in range(len(counts)):
+        total += v * counts[v]
+    return total
+
+
+@njit(**JIT)
+def _gain(row, base, k, change):
+    return potential_of(changed(row, change), k) - base
+
+
+@njit(**JIT)
+def gain(standing, change):
+    """Points the potential gains from a hypothetical change."""
+    return _gain(standing.row, standing.base, standing.k, change)
+
+
+@njit(**JIT)
+def money_change(amount):
+    change = no_change()
+    change[MONEY] = amount
+    return change
+
+
+@njit(**JIT)
+def income(standing, amount):
+    return max(gain(standing, money_change(amount)), amount * standing.denarius)
+
+
+@njit(**JIT)
+def cost(standing, amount):
+    return max(-gain(standing, money_change(-amount)), amount * standing.denarius)
+
+
+# ---------------------------------------------------------------- what control brings
+@njit(**JIT)
+def takeover_change(s, k, row, base, me, f):
+    """Control of f, its marker and first laurel, the take-over benefit and the next faction benefit."""
+    played = no_change()
+    played[CARDS] = -2
+    played[CONTROL] = f
+    played[MARKERS] = 1 - s.markers[me, f]
+    played[LAURELS] = k[K.FIRST_LAURELS] * s.first_laurel[f]
+    gains = no_change()
+    if f == GLADIATORS:
+        gains[LEGIONS] = k[K.GLADIATOR_LEGIONS]
+    elif f == LEGATES:
+        gains[LAURELS] = k[K.LEGATE_LAURELS]
+    elif f == PRAETORIANS or f == PLEBEIANS:
+        gains[CARDS] = 1
+    elif f == PATRICIANS:
+        gains[LAURELS] = k[K.PATRICIAN_LAURELS]
+    elif f == VESTALS:
+        gains[MONEY] = k[K.VESTAL_DENARII]
+    else:
+        gains[LAURELS] = k[K.SENATOR_LAURELS]
+    return merge(merge(played, gains), faction_benefit_change(s, k, row, base, me, f))
+
+
+@njit(**JIT)
+def faction_benefit_change(s, k, row, base, me, f):
+    """The best option of f's faction benefit for the seat in the coming Phase 5 (the first if tied)."""
+    best, best_gain = benefit_option(s, k, me, f, 0), -math.inf
+    for i in range(BENEFIT_OPTIONS):
+        option = benefit_option(s, k, me, f, i)
+        if option[CONTROL] == NO_OPTION:
+            break
+        value = _gain(row, base, k, option)
+        if value > best_gain:
+            best, best_gain = option, value
+    return best
+
+
+@njit(**JIT)
+def benefit_option(s, k, me, f, i):
+    """Option i of f's faction benefit for the seat now (rulebook, "The Factions"); past the last,
+    a change whose control is NO_OPTION.
+
+    The Legates and the Senators offer a scroll first to a seat without a tile; the Plebeians
+    and the Vestal Virgins offer a tribune last to a seat with a scroll and their partner.
+    """
+    tile = s.res[me, TILE_COLUMN]
+    if (f == LEGATES or f == SENATORS) and tile == NO_TILE:
+        if i == 0:
+            return single_change(TILE, SCROLL)
+        i -= 1
+    if f == GLADIATORS and i < 2:
+        return single_change(MONEY, s.meta[Meta.COLOSSEUM]) if i == 0 else single_change(CARDS, 1)
+    if i == 0:
+        if f == LEGATES:
+            return single_change(CARDS, 1)
+        if f == PRAETORIANS:
+            return single_change(LEGIONS, 1)
+        if f == PLEBEIANS:
+            option = single_change(CARDS, 1)
+            option[MONEY] = k[K.PLEBEIAN_DENARII]
+            return option
+        if f == PATRICIANS:
+            return single_change(MONEY, k[K.COIN_LATER])   # the proconsul: one more follower next round
+        if f == VESTALS:
+            option = single_change(LAURELS, k[K.VESTAL_LAURELS])
+            option[TEMP_FAVOR] = 1
+            return option
+        if f == SENATORS:
+            return single_change(CARDS, 2)
+    partner = PATRICIANS if f == PLEBEIANS else SENATORS if f == VESTALS else -1
+    if i == 1 and partner >= 0 and tile == SCROLL and s.controller[partner] == me:
+        return single_change(TILE, TRIBUNE)
+    return single_change(CONTROL, NO_OPTION)
+
+
+@njit(**JIT)
+def single_change(key, amount):
+    """A change of one item of CHANGE."""
+    change = no_change()
+    change[key] = amount
+    return change
+
+
+@njit(**JIT)
+def leader_change(s, k, me, f):
+    """What the leader of f brings to a take-over set that wins."""
+    if f == GLADIATORS:
+        return single_change(LEGIONS, k[K.SPARTACUS_LEGIONS])
+    if f == LEGATES:
+        return single_change(LAURELS, k[K.VARUS_LAURELS])
+    if f == PRAETORIANS:
+        change = single_change(LEGIONS, 1)
+        change[CARDS] = -1
+        return change
+    if f == PLEBEIANS:
+        return single_change(TILE, SCROLL) if s.res[me, TILE_COLUMN] == NO_TILE else single_change(CARDS, 1)
+    if f == PATRICIANS:
+        return single_change(MONEY, k[K.SCIPIO_DENARII])
+    if f == VESTALS:
+        return single_change(ETERNAL, 1)
+    return single_change(MARKERS, 1)
+
+
+# ---------------------------------------------------------------- cards
+@njit(**JIT)
+def readiness_of(count, total, cards, value, average):
+    """1 if `count` cards summing `total` beat a displayed set of (cards, value); MISSING per card short.
+
+    A card still to come is counted at the deck's `average` value.
+    """
+    enough = max(2, cards + 1)
+    if count >= 2 and (count >= enough or total > value):
+        return 1.0
+    short = min(enough - count, max(2 - count, math.ceil((value + 1 - total) / average)))
+    return math.pow(MISSING, short)
+
+
+@njit(**JIT)
+def readiness(prices, f, count, total):
+    """How near `count` cards of faction f summing `total` are to a winning take-over set."""
+    if prices.target_cards[f] == NONE:
+        return 0.0
+    return readiness_of(count, total, prices.target_cards[f], prices.target_sum[f], prices.average)
+
+
+@njit(**JIT)
+def worth_to(prices, f, v, count, total):
+    """Points that a card of faction f and value v adds to `count` cards of f summing `total`."""
+    before = readiness(prices, f, count, total)
+    after = readiness(prices, f, count + 1, total + v)
+    worth = CARD_POINTS + prices.takeover_values[f] * (after - before)
+    if before == 1.0 and after == 1.0:
+        worth += SURPLUS
+    if v == 0:
+        worth += prices.leader_values[f] * after
+    return worth
+
+
+@njit(**JIT)
+def worth(prices, code, hand):
+    """Points that card `code` adds to `hand`."""
+    f = code // V
+    cards = hand[f * V:(f + 1) * V]
+    return worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
+
+
+@njit(**JIT)
+def keep(prices, code, hand):
+    """Points lost if card `code` leaves `hand`."""
+    f = code // V
+    cards = hand[f * V:(f + 1) * V]
+    return worth_to(prices, f, code % V, cards.sum() - 1, value_sum(cards) - code % V)
+
+
+@njit(**JIT)
+def worth_of(prices, cards, hand):
+    """Points that all `cards` (counts by code) add to `hand`, one after another."""
+    total, hand = 0.0, hand.copy()
+    for code in range(len(cards)):
+        for _ in range(cards[code]):
+            total += worth(prices, code, hand)
+            hand[code] += 1
+    return total
+
+
+@njit(**JIT)
+def cheapest(prices, hand, codes):
+    """The card of `hand` among `codes` whose loss costs least (the first if tied), and that cost."""
+    best, best_cost = -1, math.inf
+    for code in codes:
+        value = keep(prices, code, hand)
+        if value < best_cost:
+            best, best_cost = code, value
+    return best, best_cost
+
+
+@njit(**JIT)
+def unseen_of(s, hand, deck_counts):
+    """Counts of the cards out of the seat's sight now (hands, piles, face down): a card to come."""
+    seen = hand + s.discard_public
+    for f in range(F):
+        for v in range(V):
+            seen[f * V + v] += s.sets[f, v]
+    for stack in range(s.curia.shape[0]):
+        seen += s.curia[stack]
+    for slot in range(len(s.slot_card)):
+        if s.slot_card[slot] >= 0 and s.slot_up[slot] > 0:
+            seen[s.slot_card[slot]] += 1
+    return np.maximum(deck_counts - seen, 0)
+
+
+@njit(**JIT)
+def unknown_card(r):
+    """Expected worth of a card drawn from those unseen."""
+    return (r.unseen * r.unseen_worths).sum() / max(r.unseen.sum(), 1)
+
+
+@njit(**JIT)
+def best_of(r, k):
+    """Expected worth of the best of k cards drawn from those unseen (the Catacombs)."""
+    order = np.argsort(r.unseen_worths)
+    share = np.cumsum(r.unseen[order]) / max(r.unseen.sum(), 1)
+    total, below = 0.0, 0.0
+    for i in range(len(order)):
+        total += r.unseen_worths[order[i]] * (math.pow(share[i], k) - math.pow(below, k))
+        below = share[i]
+    return total
