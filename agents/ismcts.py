@@ -35,6 +35,7 @@ from .heuristic import best_placements, play_out
 POLICIES = ("random", "heuristic")
 HORIZONS = ("moves", "round")
 ROUND_ROLLOUT = 2000        # moves at most in a rollout to the end of the round
+ALL = object()              # a node's candidates when it is not narrowed: every legal move
 
 
 class Node:
@@ -43,7 +44,7 @@ class Node:
     __slots__ = ("children", "visits", "available", "total", "candidates")
 
     def __init__(self, num_players: int):
-        self.candidates = None          # the moves searched, if fewer than the legal ones
+        self.candidates = None          # the moves searched (ALL: the legal ones), once visited
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.available = 0
@@ -165,13 +166,16 @@ class ISMCTSAgent(Agent):
 
     def _candidates(self, node: Node, game, player: int) -> np.ndarray:
         """The legal moves searched at a node: at the searching seat's placements, only the
-        heuristic's `width` best (chosen at the node's first visit, in its first world)."""
+        heuristic's `width` best (chosen at the node's first visit, in its first world);
+        elsewhere all those legal in this world."""
         legal = np.flatnonzero(game.legal_mask())
         if not self.width or player != self._seat or len(legal) <= self.width:
             return legal
         if node.candidates is None:
             best = best_placements(game, self.width)
-            node.candidates = legal if best is None else np.sort(best)
+            node.candidates = ALL if best is None else np.sort(best)
+        if node.candidates is ALL:
+            return legal
         kept = node.candidates[game.legal_mask()[node.candidates] > 0]
         return kept if len(kept) else legal
 

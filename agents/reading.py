@@ -96,9 +96,7 @@ def read(s, k, deck_counts, me, depth):
     average = (deck_counts * (np.arange(len(deck_counts)) % V)).sum() / deck_counts.sum()
     money = np.int64(s.res[me, MONEY_COLUMN])
     floor = DENARIUS_FLOOR * (2 if money < SHORT_OF_MONEY else 1)
-    five = no_change()
-    five[MONEY] = 5
-    denarius = max(_gain(row, base, k, five) / 5, floor)
+    denarius = max(_gain(row, base, k, single_change(MONEY, 5)) / 5, floor)
     takeover_values = np.zeros(F)
     leader_values = np.zeros(F)
     target_cards = np.empty(F, dtype=np.int64)
@@ -146,20 +144,13 @@ def gain(standing, change):
 
 
 @njit(**JIT)
-def money_change(amount):
-    change = no_change()
-    change[MONEY] = amount
-    return change
-
-
-@njit(**JIT)
 def income(standing, amount):
-    return max(gain(standing, money_change(amount)), amount * standing.denarius)
+    return max(gain(standing, single_change(MONEY, amount)), amount * standing.denarius)
 
 
 @njit(**JIT)
 def cost(standing, amount):
-    return max(-gain(standing, money_change(-amount)), amount * standing.denarius)
+    return max(-gain(standing, single_change(MONEY, -amount)), amount * standing.denarius)
 
 
 # ---------------------------------------------------------------- what control brings
