@@ -2,20 +2,28 @@
 
 Each iteration plays in one *determinisation*: a full game consistent with what the
 searching seat knows (:meth:`tribune_env.PlayerView.determinize`), so hidden cards and
-sealed bids are sampled rather than peeked at. The tree is keyed by action sequences
-from the current decision; a node's statistics hold one value per seat, and the seat to
-act at a node picks by UCB on its own value, counting a child as available only in the
-determinisations where it is legal. A leaf is valued by a rollout (by default every seat
-plays the :class:`~agents.heuristic.HeuristicAgent`'s moves to the end of the round, in
-compiled code; or random moves) and then the position evaluation of :mod:`agents.evaluation`,
-or by the final rewards if the game has ended. With ``guide="heuristic"`` a node first
-expands the move the heuristic would play there, so the search spends its first visits on
-sensible lines. By default the other seats are modelled as playing the heuristic's moves, so
-the tree branches only on the searching seat's own decisions. The most visited action at the
-root is played.
+sealed bids are sampled rather than peeked at. The search runs in *sweeps*: each sweep
+samples a fresh determinisation and tries every root move in it, so the root's moves are
+compared on the same worlds (common random numbers: the luck of the deal cancels out of
+their differences). It plays the heuristic's move unless another beats it on those worlds
+by ``confidence`` standard errors of the difference: the best of twenty noisy means is
+flattered by its noise, and a search that trusts it can lose to the very heuristic it
+refines (see the README's measurements).
 
-Determinising costs about ten times a clone, so a decision samples a pool of
-determinisations once and iterations cycle through clones of them.
+Below a root move the tree grows for ``depth - 1`` more decisions, keyed by action
+sequences; a node's statistics hold one value per seat, and the seat to act picks by UCB
+on its own value, counting a child as available only in the determinisations where it is
+legal. A leaf is valued by a rollout (by default every seat plays the
+:class:`~agents.heuristic.HeuristicAgent`'s moves, in compiled code, to the end of the
+next round; or random moves) and then the position evaluation of
+:mod:`agents.evaluation`, or by the final rewards if the game has ended. By default the
+other seats are modelled as playing the heuristic's moves, so the tree branches only on
+the searching seat's own decisions.
+
+Why a flat root by default (``depth=1``): at 0.25 s a decision the search affords some
+ten sweeps; a deeper tree spends part of them exploring the seat's own later moves, whose
+values then mix into the root's (with ``depth=3`` it chose worse moves outside the
+placements in ``benchmarks/search_accuracy.py regret``).
 """
 from __future__ import annotations
 
@@ -41,7 +49,7 @@ ALL = object()              # a node's candidates when it is not narrowed: every
 class Node:
     """Statistics of one action sequence: visits, availability and summed values per seat."""
 
-    __slots__ = ("children", "visits", "available", "total", "candidates")
+    __slots__ = ("available", "candidates", "children", "total", "visits")
 
     def __init__(self, num_players: int):
         self.candidates = None          # the moves searched (ALL: the legal ones), once visited
@@ -54,51 +62,59 @@ class Node:
 class ISMCTSAgent(Agent):
     """IS-MCTS with a budget of `iterations` and/or `seconds` per decision.
 
-    Options: ``iterations`` (default 0: no limit), ``seconds`` (default 0.25; 0 for no
-    limit), ``exploration`` (UCB constant, default 0.7), ``horizon`` (``round``, the
-    default: roll out to the end of the round, where placements have paid off; ``moves``:
-    ``rollout`` moves, default 8), ``policy`` (who plays the rollout moves: ``heuristic``,
-    the default, or ``random``), ``guide`` (``heuristic``, the default, to expand the
-    heuristic's move first, or ``none``), ``prior`` (weight of a PUCT-style bonus for the
-    heuristic's move at the root, default 1; 0 for none), ``opponents`` (``heuristic``, the
-    default: other seats are modelled as playing the heuristic's moves; ``search``: they
-    choose by UCB on their own values), ``determinizations`` (size of the pool, default 16),
-    ``width`` (at the searching seat's placements, search only the heuristic's `width`
-    best spaces, default 5; 0 for all: 0.25 s buys some 150 iterations, too few to share
-    among 20-odd spaces).
+    Options:
+
+    - ``iterations`` (rollouts at most, default 0: no limit), ``seconds`` (default 0.25; 0
+      for no limit): after its first sweep a decision stops before a sweep that would
+      overrun either budget (the longest sweep so far is its estimate); a sweep the deadline
+      cuts short is dropped, and if none completes the heuristic's move is played (the first
+      root move when ``confidence=0``);
+    - ``confidence``: standard errors by which a move must beat the heuristic's (default 2;
+      0 plays the best mean);
+    - ``width``: at the searching seat's placements, search only the heuristic's `width`
+      best spaces and its move (default 6; 0: all);
+    - ``horizon``: ``round`` (the default) rolls out to the end of the ``rounds``-th round
+      from now (default 2: placements have paid off, and a lead says more about the
+      winner); ``moves`` rolls out ``rollout`` moves (default 8);
+    - ``policy``: who plays the rollout moves, ``heuristic`` (the default) or ``random``;
+    - ``opponents``: ``heuristic`` (the default) models the other seats as playing the
+      heuristic's moves; ``search`` lets them choose by UCB on their own values;
+    - ``depth``: the decisions the tree branches on, the root's included (default 1);
+      below the root, ``exploration`` (UCB constant, default 0.7) and ``guide``
+      (``heuristic``, the default, expands the heuristic's move first; or ``none``).
     """
 
     name = "ismcts"
 
-    def __init__(self, seed=None, iterations: int = 0, seconds: float = 0.25,
-                 exploration: float = 0.7, rollout: int = 8, policy: str = "heuristic",
-                 guide: str = "heuristic", prior: float = 1.0, opponents: str = "heuristic",
-                 horizon: str = "round", determinizations: int = 16, width: int = 5):
+    def __init__(self, seed=None, iterations: int = 0, seconds: float = 0.25, depth: int = 1,
+                 width: int = 6, exploration: float = 0.7, rollout: int = 8, policy: str = "heuristic",
+                 guide: str = "heuristic", opponents: str = "heuristic", horizon: str = "round",
+                 rounds: int = 2, confidence: float = 2.0):
         super().__init__(seed)
         if iterations < 0 or seconds < 0 or not (iterations or seconds):
             raise ConfigError("ismcts needs a budget: iterations > 0 and/or seconds > 0, neither negative")
-        if rollout < 0 or determinizations < 1 or exploration < 0 or width < 0:
-            raise ConfigError("ismcts: rollout >= 0, determinizations >= 1, exploration >= 0 and width >= 0 "
-                              "are needed")
-        self.width = int(width)
+        if depth < 1 or rounds < 1 or width < 0 or rollout < 0 or exploration < 0 or confidence < 0:
+            raise ConfigError("ismcts: depth >= 1, rounds >= 1, width >= 0, rollout >= 0, exploration >= 0 and "
+                              "confidence >= 0 are needed")
         if policy not in POLICIES or guide not in ("none", "heuristic"):
             raise ConfigError(f"ismcts: policy must be one of {POLICIES} and guide 'none' or 'heuristic', "
                               f"got {policy!r} and {guide!r}")
-        self.iterations, self.seconds = int(iterations), float(seconds)
-        self.exploration, self.rollout, self.pool = float(exploration), int(rollout), int(determinizations)
-        self.heuristic = None
         if horizon not in HORIZONS:
             raise ConfigError(f"ismcts: horizon must be one of {HORIZONS}, got {horizon!r}")
-        self.horizon = horizon
         if opponents not in ("search", "heuristic"):
             raise ConfigError(f"ismcts: opponents must be 'search' or 'heuristic', got {opponents!r}")
-        self.prior = float(prior)
+        self.iterations, self.seconds = int(iterations), float(seconds)
+        self.depth, self.width = int(depth), int(width)
+        self.exploration, self.rollout, self.rounds = float(exploration), int(rollout), int(rounds)
+        self.policy, self.guide, self.horizon = policy, guide, horizon
         self.model_opponents = opponents == "heuristic"
-        if policy == "heuristic" or guide == "heuristic" or self.prior or self.model_opponents:
+        self.confidence = float(confidence)
+        self.heuristic = None
+        if policy == "heuristic" or guide == "heuristic" or self.model_opponents or self.confidence:
             from .heuristic import HeuristicAgent
             self.heuristic = HeuristicAgent(seed=seed)
-        self.policy, self.guide = policy, guide
-        self.last_iterations = 0
+        self.last_iterations = 0         # rollouts of the last decision searched
+        self.last_values: dict[int, float] = {}     # its root moves' mean values for the seat
 
     def reset(self, seed=None) -> None:
         super().reset(seed)
@@ -109,39 +125,84 @@ class ISMCTSAgent(Agent):
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
             return int(legal[0])
-        deadline = time.perf_counter() + 0.9 * self.seconds if self.seconds else math.inf  # margin: one iteration
-        root = self._root = Node(view.num_players)
         self._seat = view.seat
-        self._favourite = -1
-        if self.prior:          # the heuristic's move now, from the real view: a bonus at the root
-            self._favourite = self.heuristic.act(observation, action_mask, view)
-        worlds = [self._world(view) for _ in range(self.pool)]
-        done = 0
-        while (not self.iterations or done < self.iterations) and time.perf_counter() < deadline:
-            self._iterate(root, worlds[done % self.pool].clone())
-            done += 1
-        self.last_iterations = done
-        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total[view.seat]))[0] \
-            if root.children else None
-        return int(best) if best is not None and action_mask[best] else int(legal[0])
+        deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
+        default = self.heuristic.act(observation, action_mask, view) if self.confidence else None
+        root = Node(view.num_players)
+        moves, sweeps, longest = None, [], 0.0
+        while True:
+            started = time.perf_counter()
+            world = self._world(view)
+            if moves is None:
+                moves = self._root_moves(world, legal, default)
+                children = [root.children.setdefault(int(a), Node(view.num_players)) for a in moves]
+            sweep = self._sweep(world, moves, children, deadline)
+            if sweep is None:                        # out of time inside a sweep: it is dropped
+                break
+            sweeps.append(sweep)
+            now = time.perf_counter()
+            longest = max(longest, now - started)
+            done = len(sweeps) * len(moves)
+            if (self.iterations and done + len(moves) > self.iterations) or now + longest > deadline:
+                break
+        self.last_iterations = len(sweeps) * len(moves)
+        if not sweeps:                               # not one world in the time: nothing to compare
+            self.last_values = {}
+            return int(moves[0] if default is None else default)
+        values = np.array(sweeps).T                  # (moves, sweeps): the seat's value of each move per world
+        self.last_values = dict(zip(moves.tolist(), values.mean(axis=1).tolist()))
+        return self._choice(moves, values, default)
+
+    def _sweep(self, world, moves, children, deadline) -> np.ndarray | None:
+        """The seat's value of each root move in one world; None if the deadline passes first."""
+        sweep = np.empty(len(moves))
+        for i, (action, child) in enumerate(zip(moves, children)):
+            if time.perf_counter() > deadline:
+                return None
+            game = world.clone()
+            game.step(int(action))
+            sweep[i] = self._iterate(child, game, self.depth - 1)[self._seat]
+        return sweep
+
+    def _choice(self, moves: np.ndarray, values: np.ndarray, default) -> int:
+        """The best mean; with a confidence, the heuristic's move unless another beats it on the
+        same worlds by `confidence` standard errors (the best of many noisy means is flattered)."""
+        if default is None:
+            return int(moves[np.argmax(values.mean(axis=1))])
+        sweeps = values.shape[1]
+        if sweeps < 2:
+            return int(default)
+        gain = values - values[np.flatnonzero(moves == default)[0]]
+        bound = gain.mean(axis=1) - self.confidence * gain.std(axis=1, ddof=1) / math.sqrt(sweeps)
+        best = int(np.argmax(bound))
+        return int(moves[best]) if bound[best] > 0 else int(default)
 
     def _world(self, view):
         game = view.determinize(self.rng)
         game.log = None                  # a search copy keeps no readable log
         return game
 
-    def _iterate(self, root: Node, game) -> None:
-        """Select and expand in `game` (a clone of one world), evaluate, back up."""
-        path = [root]
-        node = root
-        while not game.is_over:
+    def _root_moves(self, world, legal: np.ndarray, default) -> np.ndarray:
+        """The root's moves: all legal ones, or at a placement the heuristic's `width` best
+        (and its move in the real view, `default`, if given)."""
+        if self.width and len(legal) > self.width:
+            best = best_placements(world, self.width)
+            if best is not None:
+                return np.unique(np.append(best, [] if default is None else [default]).astype(np.int64))
+        return legal
+
+    def _iterate(self, node: Node, game, depth: int) -> np.ndarray:
+        """Select and expand below `node` in `game` (a world) for `depth` more decisions, evaluate, back up."""
+        path = [node]
+        while depth and not game.is_over:
             player = game.current_player
             if self.model_opponents and player != self._seat:
                 action = self._heuristic_move(game)     # the opponent model answers; no branching
-                node = node.children.setdefault(action, Node(len(root.total)))
+                node = node.children.setdefault(action, Node(len(node.total)))
                 game.step(action)
                 path.append(node)
                 continue
+            depth -= 1
             legal = self._candidates(node, game, player)
             untried = [a for a in legal if a not in node.children]
             for a in legal:
@@ -150,7 +211,7 @@ class ISMCTSAgent(Agent):
                     child.available += 1
             if untried:
                 action = self._expansion(game, untried)
-                child = node.children[action] = Node(len(root.total))
+                child = node.children[action] = Node(len(node.total))
                 child.available = 1
                 game.step(action)
                 path.append(child)
@@ -163,6 +224,7 @@ class ISMCTSAgent(Agent):
         for visited in path:
             visited.visits += 1
             visited.total += value
+        return value
 
     def _candidates(self, node: Node, game, player: int) -> np.ndarray:
         """The legal moves searched at a node: at the searching seat's placements, only the
@@ -192,21 +254,20 @@ class ISMCTSAgent(Agent):
         return self.heuristic.choose(game)
 
     def _select(self, node: Node, legal, player: int) -> int:
-        """UCB over the legal children, on the value of the seat to act (plus the root's prior)."""
+        """UCB over the legal children, on the value of the seat to act."""
         best, best_score = -1, -math.inf
         for a in legal:
             child = node.children[a]
             score = child.total[player] / child.visits + \
                 self.exploration * math.sqrt(math.log(child.available) / child.visits)
-            if node is self._root and a == self._favourite:
-                score += self.prior * math.sqrt(node.visits) / (1 + child.visits)
             if score > best_score:
                 best, best_score = int(a), score
         return best
 
     def _value(self, game) -> np.ndarray:
         """Final rewards if the game is over, else a short rollout and the evaluation."""
-        rounds, moves = (1, ROUND_ROLLOUT) if self.horizon == "round" else (game.round_limit, self.rollout)
+        rounds, moves = (self.rounds, ROUND_ROLLOUT * self.rounds) if self.horizon == "round" \
+            else (game.round_limit, self.rollout)
         if self.policy == "heuristic":       # compiled: no return to Python per move
             play_out(game, rounds, moves)
         else:

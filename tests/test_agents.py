@@ -3,8 +3,10 @@ import numpy as np
 import pytest
 
 from agents import Agent, RandomAgent, make_agent, parse_spec
+from agents.heuristic import best_placements
 from agents.ismcts import ISMCTSAgent
 from tribune_env import ConfigError, Game, PlayerView, SingleAgentEnv
+from tribune_env.tasks import Task
 
 
 def play(game, agents):
@@ -25,9 +27,10 @@ def test_specs_parse_into_names_and_options():
 
 @pytest.mark.parametrize("spec, message", [
     ("greedy", "unknown agent"), ("ismcts:seconds", "not key=value"), ("model", "needs a path"),
-    ("ismcts:depth=3", "bad options"), ("ismcts:iterations=0,seconds=0", "budget"),
+    ("ismcts:pool=3", "bad options"), ("ismcts:iterations=0,seconds=0", "budget"),
     ("ismcts:policy=greedy", "policy must be"), ("ismcts:horizon=game", "horizon must be"),
     ("ismcts:opponents=random", "opponents must be"), ("ismcts:width=-1", "width >= 0"),
+    ("ismcts:depth=0", "depth >= 1"), ("ismcts:confidence=-1", "confidence >= 0"),
     ("model:/nonexistent.zip", "no model file"),
 ])
 def test_bad_specs_name_the_problem(spec, message):
@@ -52,13 +55,13 @@ def test_random_agent_is_reproducible_from_its_seed():
 
 @pytest.mark.parametrize("n, variant, options", [
     (2, {}, {"width": 3}),
-    (3, {"point_variant": True}, {"horizon": "round", "prior": 1.0}),
-    (4, {}, {"policy": "random", "guide": "none", "opponents": "search", "horizon": "moves"}),
+    (3, {"point_variant": True}, {"depth": 3, "width": 4}),
+    (4, {}, {"policy": "random", "guide": "none", "opponents": "search", "horizon": "moves", "depth": 4}),
     (5, {"auto_forced": False}, {"rollout": 0}),
 ])
 def test_ismcts_plays_legal_games(n, variant, options):
     game = Game(n, seed=n, log=False, round_limit=2, **variant)
-    search = ISMCTSAgent(**{"iterations": 12, "seconds": 0, "rollout": 2, "determinizations": 4, **options})
+    search = ISMCTSAgent(**{"iterations": 12, "seconds": 0, "rollout": 2, **options})
     agents = [search] + [RandomAgent() for _ in range(n - 1)]
     assert play(game, agents).is_over
 
@@ -76,12 +79,67 @@ def test_ismcts_is_reproducible_with_an_iteration_budget():
     assert first_moves(4) == first_moves(4)
 
 
-def test_ismcts_respects_its_iteration_budget():
-    game = Game(4, seed=1, log=False)
-    agent = ISMCTSAgent(iterations=25, seconds=0)
-    p = game.current_player
+def first_placement(n, seed):
+    """A game at its first placement, the setup played by the heuristic."""
+    game = Game(n, seed=seed, log=False)
+    heuristic = make_agent("heuristic", seed=0)
+    while game.decision()[0] != Task.PLACE:
+        p = game.current_player
+        game.step(heuristic.act(game.observe(p), game.legal_mask(), PlayerView(game, p)))
+    return game
+
+
+def test_ismcts_spends_its_iteration_budget_in_whole_sweeps():
+    game = first_placement(4, seed=1)
+    p, legal = game.current_player, np.flatnonzero(game.legal_mask())
+    agent = ISMCTSAgent(iterations=100, seconds=0, width=0)
     agent.act(game.observe(p), game.legal_mask(), PlayerView(game, p))
-    assert agent.last_iterations == 25
+    assert 100 - len(legal) < agent.last_iterations <= 100
+    assert agent.last_iterations % len(legal) == 0
+
+
+def test_ismcts_tries_every_root_move_and_plays_the_best_mean():
+    game = first_placement(3, seed=2)
+    p, legal = game.current_player, np.flatnonzero(game.legal_mask())
+    agent = ISMCTSAgent(iterations=3 * len(legal), seconds=0, width=0, confidence=0)
+    move = agent.act(game.observe(p), game.legal_mask(), PlayerView(game, p))
+    assert sorted(agent.last_values) == legal.tolist()
+    assert agent.last_values[move] == max(agent.last_values.values())
+
+
+def test_ismcts_leaves_the_heuristic_move_only_for_one_that_beats_it_on_the_same_worlds():
+    agent = ISMCTSAgent(iterations=1, seconds=0, confidence=2)
+    moves = np.array([3, 5, 7])
+    heuristic = np.array([0.10, -0.20, 0.30, 0.00])           # the default, 5, in four worlds
+    values = np.array([heuristic + [0.05, 0.06, 0.05, 0.06],   # 3: a little better in every world
+                       heuristic,
+                       heuristic + [0.90, -0.50, 0.80, -0.40]])  # 7: a better mean, but only by luck
+    assert values[2].mean() > values[0].mean()
+    assert agent._choice(moves, values, default=5) == 3
+    assert agent._choice(moves, values[[1, 1, 2]], default=5) == 5     # nothing sure beats it
+    assert agent._choice(moves, values[:, :1], default=5) == 5         # one world proves nothing
+    assert agent._choice(moves, values, default=None) == 7             # no confidence: the best mean
+
+
+def test_ismcts_out_of_time_before_one_world_plays_the_heuristic_move():
+    game = first_placement(4, seed=3)
+    p = game.current_player
+    agent, heuristic = ISMCTSAgent(seed=9, seconds=1e-9), make_agent("heuristic", seed=9)
+    move = agent.act(game.observe(p), game.legal_mask(), PlayerView(game, p))
+    assert move == heuristic.act(game.observe(p), game.legal_mask(), PlayerView(game, p))
+    assert agent.last_iterations == 0 and agent.last_values == {}
+
+
+def test_ismcts_width_narrows_the_root_to_the_best_placements():
+    game = first_placement(3, seed=2)
+    p = game.current_player
+    agent = ISMCTSAgent(iterations=30, seconds=0, width=3, confidence=0)
+    agent.act(game.observe(p), game.legal_mask(), PlayerView(game, p))
+    assert len(agent.last_values) == 3 and all(game.legal_mask()[a] for a in agent.last_values)
+    legal = np.flatnonzero(game.legal_mask())
+    worst = best_placements(game, len(legal))[-1]          # the heuristic's move joins the best three
+    moves = agent._root_moves(game, legal, default=worst)
+    assert len(moves) == 4 and worst in moves
 
 
 def test_any_agent_is_an_opponent_of_the_gym_environment():
