@@ -128,14 +128,13 @@ class ISMCTSAgent(Agent):
         self._seat = view.seat
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
         default = self.heuristic.act(observation, action_mask, view) if self.confidence else None
-        root = Node(view.num_players)
         moves, sweeps, longest = None, [], 0.0
         while True:
             started = time.perf_counter()
             world = self._world(view)
             if moves is None:
                 moves = self._root_moves(world, legal, default)
-                children = [root.children.setdefault(int(a), Node(view.num_players)) for a in moves]
+                children = [Node(view.num_players) for _ in moves]     # the subtrees below the root moves
             sweep = self._sweep(world, moves, children, deadline)
             if sweep is None:                        # out of time inside a sweep: it is dropped
                 break
