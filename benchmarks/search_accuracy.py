@@ -22,11 +22,10 @@ from tqdm import tqdm
 from agents import make_agent
 from agents.evaluation import evaluate
 from agents.heuristic import HeuristicAgent, play_out
+from agents.ismcts import ROUND_ROLLOUT
 from tribune_env import Game, PlayerView
 from tribune_env.rewards import final_rewards
 from tribune_env.tasks import Task
-
-ROUND_MOVES = 2000          # moves at most in a rollout to the end of the round
 
 
 def ranked_first(seed: int) -> list[tuple[int, float]]:
@@ -34,7 +33,7 @@ def ranked_first(seed: int) -> list[tuple[int, float]]:
     game = Game(4, seed=seed, log=False)
     leaders = []
     while True:
-        play_out(game, 1, ROUND_MOVES * 4)
+        play_out(game, 1, ROUND_ROLLOUT)
         if game.is_over:
             break
         values = [evaluate(game, p) for p in range(game.n)]
@@ -51,7 +50,7 @@ def positions(games: int, share: float, seed: int) -> list[Game]:
         while not game.is_over:
             if game.legal_mask().sum() > 1 and rng.random() < share:
                 kept.append(game.clone())
-            game.step(heuristic.choose(game.clone()))
+            game.step(heuristic.choose(game))
     return kept
 
 
@@ -67,7 +66,7 @@ def move_values(task: tuple[int, Game, int]) -> np.ndarray:
         for j, action in enumerate(legal):
             after = world.clone()
             after.step(int(action))
-            play_out(after, 1, ROUND_MOVES)
+            play_out(after, 1, ROUND_ROLLOUT)
             values[j] += final_rewards(after, "win")[seat] if after.is_over else evaluate(after, seat)
     return values / worlds
 
