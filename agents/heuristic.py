@@ -23,6 +23,8 @@ import numpy as np
 from numba import njit
 
 from tribune_env.core import dispatch
+from tribune_env.core.bids import digit_toward
+from tribune_env.core.common import top_task
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.data import NUM_FACTIONS, NUM_VALUES
 from tribune_env.jit import JIT
@@ -116,7 +118,7 @@ def choose(buf, k, m, deck_counts):
     if len(legal) == 1:
         return legal[0]
     s = views(buf, k)
-    top = s.meta[Meta.N_TASKS] - 1
+    top = top_task(s)
     kind, player, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
     depth = CARDS_TO_COME if kind == Task.PLACE else ROW_ONLY if kind in ROW_ENOUGH else PRICES
     r = read(s, k, deck_counts, player, depth)
@@ -131,7 +133,7 @@ def choose(buf, k, m, deck_counts):
     if kind == Task.CURIA_CHOICE:
         return decide_curia(r, b)
     if kind == Task.ATRIUM_BID:
-        return decide_atrium_bid(r)
+        return decide_atrium_bid(r, b)
     if kind == Task.CATACOMBS_CHOICE:
         return decide_catacombs(r, legal, b)
     if kind == Task.SACRIFICE:
@@ -147,7 +149,7 @@ def choose(buf, k, m, deck_counts):
     if kind == Task.ASSASSIN:
         return decide_assassin(r, legal)
     if kind == Task.CHARIOT_BID:
-        return decide_chariot_bid(r)
+        return decide_chariot_bid(r, b)
     if kind == Task.CHARIOT_PLACE:
         return decide_chariot_place(r)
     return decide_by_lookahead(r, buf, legal)     # Agrippa, Cato, benefit, temporary favor, legion
@@ -415,7 +417,7 @@ def decide_curia(r, stack):
 
 
 @njit(**JIT)
-def decide_atrium_bid(r):
+def decide_atrium_bid(r, entered):
     """Bid part of what the three cards are worth, in denarii, and never more than the rival can bid."""
     s, k = r.s, r.k
     cards = np.zeros_like(r.hand)
@@ -427,7 +429,7 @@ def decide_atrium_bid(r):
     rival = second if first == r.me else first
     enough = s.res[rival, MONEY_COLUMN] + (first != r.me)     # a tie goes to "1."
     amount = max(0, int(BID_SHARE * worth_of(r.prices, cards, r.hand) / r.standing.denarius))
-    return k[K.A_BID] + min(amount, enough, r.money, k[K.MAX_BID])
+    return digit_toward(s, k, r.me, entered, min(amount, enough))
 
 
 @njit(**JIT)
@@ -577,11 +579,11 @@ def keep_values(r):
 
 
 @njit(**JIT)
-def decide_chariot_bid(r):
+def decide_chariot_bid(r, entered):
     """Bid what blocking its most valuable faction for a round is worth, in denarii."""
     kept = keep_values(r)
     worth_kept = THREAT * kept.max() if (kept > -math.inf).any() else 0.0
-    return r.k[K.A_BID] + min(max(0, int(worth_kept / r.standing.denarius)), r.money, r.k[K.MAX_BID])
+    return digit_toward(r.s, r.k, r.me, entered, max(0, int(worth_kept / r.standing.denarius)))
 
 
 @njit(**JIT)
@@ -625,7 +627,7 @@ def best_placements(game, width: int) -> np.ndarray:
 def _best_placements(buf, k, m, deck_counts, width):
     s = views(buf, k)
     legal = np.flatnonzero(m)
-    r = read(s, k, deck_counts, s.tasks[s.meta[Meta.N_TASKS] - 1, 1], CARDS_TO_COME)
+    r = read(s, k, deck_counts, s.tasks[top_task(s), 1], CARDS_TO_COME)
     order = np.argsort(-place_values(r, legal), kind="mergesort")     # stable: ties keep the action order
     return legal[order[:width]]
 

@@ -46,6 +46,19 @@ def numbered(labels: list, width: int = WIDTH) -> str:
                      for i in range(0, len(cells), per_line))
 
 
+def _bid_note(observation, action_mask, view) -> str:
+    """What the next digit is worth, while the person enters a sealed bid digit by digit."""
+    bids = view.actions.ranges["bid"]
+    if not action_mask[bids.start:bids.stop].any():
+        return ""
+    slices = view.observation_layout.slices
+    marked = np.flatnonzero(observation[slices["context_index"]])      # the digit, from the units
+    place = len(bids) ** (int(marked[0]) + 1) if len(marked) else 1
+    so_far = int(observation[slices["own_bid"]][0])
+    return (f"Your sealed bid so far: {so_far} denarii. This digit counts {place} "
+            f"denari{'us' if place == 1 else 'i'} a unit: 'bid digit 3' adds {3 * place}.")
+
+
 class HumanAgent(Agent):
     """Reads choices from `stdin`, writes the list and prompts to `stdout` (default: the process's)."""
 
@@ -60,6 +73,9 @@ class HumanAgent(Agent):
         legal = np.flatnonzero(action_mask)
         labels = [view.actions.labels[a] for a in legal]
         print(numbered(labels), file=self.stdout)
+        bid_note = _bid_note(observation, action_mask, view)
+        if bid_note:
+            print(bid_note, file=self.stdout)
         while True:
             print(f"player_{view.seat}, your choice (1-{len(labels)}, a label, or quit): ",
                   end="", file=self.stdout, flush=True)

@@ -1,17 +1,12 @@
-"""The PettingZoo AEC environment: conformance, masks, rewards and endings for 2-5 players."""
+"""The PettingZoo AEC environment: masks, rewards and endings for 2-5 players (its conformance
+tests, for every player count and victory card, are in test_conformance.py)."""
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import render_test
 
 import tribune_env
 from tribune_env import ConfigError, IllegalActionError
 from tribune_env.rewards import final_rewards
-
-
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_pettingzoo_api_and_seed_tests(n):
-    api_test(tribune_env.env(num_players=n), num_cycles=400)
-    seed_test(lambda: tribune_env.env(num_players=n), num_cycles=400)
 
 
 def test_pettingzoo_render_test():

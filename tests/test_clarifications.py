@@ -38,7 +38,7 @@ def default_action(g):
     if kind == Task.PLACE:
         return "place follower: coin bowl"
     if kind == Task.CHARIOT_BID:
-        return "bid 0"
+        return "bid digit 0"
     if "decline" in options:
         return "decline"
     return g.A.labels[g.legal_actions()[0]]
@@ -320,8 +320,8 @@ def test_chariot_bids_are_sealed():
     run(g, (Task.PHASE6,))
     assert waiting(g) == (Task.CHARIOT_BID, 0)
     g2 = g.clone()
-    step(g, "bid 3")
-    step(g2, "bid 8")
+    step(g, "bid digit 3")
+    step(g2, "bid digit 8")
     assert waiting(g) == waiting(g2) == (Task.CHARIOT_BID, 1)
     assert _same_view(g, g2, 1) and _same_view(g, g2, 2)
     assert not _same_view(g, g2, 0)               # the bidder sees its own bid
@@ -336,8 +336,8 @@ def test_atrium_bids_are_sealed():
     occupy(g, "Atrium Auctionorum", 1, 1)
     run(g, (Task.ATRIUM,))
     g2 = g.clone()
-    step(g, "bid 2")
-    step(g2, "bid 11")
+    step(g, "bid digit 2")
+    step(g2, "bid digit 11")
     assert waiting(g) == (Task.ATRIUM_BID, 1)
     assert _same_view(g, g2, 1) and _same_view(g, g2, 2)
     assert not _same_view(g, g2, 0)
@@ -525,7 +525,9 @@ def test_space_1_must_beat_both_sets():
     g.field_owner[SENATORS] = (1, 2)
     run(g, (Task.TAKEOVER, SENATORS))
     step(g, "add Senators 3 to set", "add Senators 4 to set", "add Senators 8 to set", "commit set")
-    # "1" cannot beat 3 cards / 15 with 2 cards / 15: its only option (decline) is forced
+    # "1" cannot beat 3 cards / 15 with 2 cards / 15: declining is all it can do, though only it knows
+    assert waiting(g) == (Task.TAKEOVER_SET, 1) and legal(g) == {"decline"}
+    step(g, "decline")
     assert done(g)
     assert g.controller[SENATORS] == 2 and set_values(g, SENATORS) == [3, 4, 8]
     assert hand_of(g, 1) == ["Senators 10", "Senators 5"]
@@ -683,6 +685,82 @@ def test_mars_pair_must_be_one_faction():
     assert legal(g) == {"add Senators 4 to set", "decline"}
 
 
+# ================================================================== Bids
+def bid_digits(g, money):
+    """Digits of a bid by a holder of `money` denarii, from the rule "any number of denarii"."""
+    digits = 1
+    while g.data.bid_base ** digits <= money:
+        digits += 1
+    return digits
+
+
+def bids_offered(g, kind=Task.CHARIOT_BID):
+    """Every (amount, decisions taken) the bidder waiting can enter, found by trying every digit."""
+    found, stack = [], [(g, 0)]
+    p = waiting(g)[1]
+    while stack:
+        game, taken = stack.pop()
+        if game.decision()[:2] != (kind, p):
+            found.append((int(game.bids[p]), taken))
+            continue
+        for action in game.legal_actions():
+            child = game.clone()
+            child.step(int(action))
+            stack.append((child, taken + 1))
+    return found
+
+
+def _chariot_bidder(money, auto_forced=True):
+    """Phase 6 with player_0, holding `money`, to bid first; player_1 holds 5."""
+    g = fresh(2, money=money, victory_card=LONG, auto_forced=auto_forced)
+    g.res[1, MONEY] = 5
+    run(g, (Task.PHASE6,))
+    return g
+
+
+@pytest.mark.parametrize("money", [0, 1, 99, 100, 101, 250, 10_099])
+def test_any_amount_from_zero_to_all_is_biddable_once(money):
+    """Bids: every amount 0..denarii held is one digit sequence, as long as the denarii alone say."""
+    g = _chariot_bidder(money, auto_forced=False)
+    assert waiting(g) == (Task.CHARIOT_BID, 0)
+    found = bids_offered(g)
+    amounts = sorted(amount for amount, _ in found)
+    assert amounts == list(range(money + 1))               # every amount, each exactly once
+    assert {taken for _, taken in found} == {bid_digits(g, money)}
+
+
+def test_a_rich_bidder_outbids_a_rival_holding_more_than_99():
+    """Bids: 137 beats 120 in the Atrium; "1." pays its 137 to "2." (no cap at 99)."""
+    g = fresh(3, money=20)
+    g.res[:2, MONEY] = (250, 150)
+    for k, card in enumerate((C("Senators", 8), C("Vestal", 5), C("Legates", 4))):
+        place_card(g, "Atrium Auctionorum", k, card, up=True)
+    occupy(g, "Atrium Auctionorum", 0, 0)
+    occupy(g, "Atrium Auctionorum", 1, 1)
+    run(g, (Task.ATRIUM,))
+    assert legal(g) == {"bid digit 0", "bid digit 1", "bid digit 2"}     # hundreds, up to 250
+    assert seg(g, 0, "context_index").tolist() == [1, 0, 0]              # the hundreds' digit
+    step(g, "bid digit 1")
+    assert waiting(g) == (Task.ATRIUM_BID, 0) and len(legal(g)) == 100    # units: 0..99
+    assert seg(g, 0, "own_bid")[0] == 100 and not seg(g, 0, "context_index").any()   # now the units
+    assert seg(g, 1, "own_bid")[0] == 0 and seg(g, 1, "has_bid")[1] == 0  # the rival sees nothing
+    step(g, "bid digit 37", "bid digit 1", "bid digit 20")
+    assert done(g)
+    assert (money(g, 0), money(g, 1)) == (250 - 137, 150 + 137)
+    assert g.hand[0].sum() == 3 and g.hand[1].sum() == 0
+
+
+def test_chariot_bid_above_99_wins_and_pays():
+    """Bids: a chariot bid of 201 beats 200 and pays 201 to the stock."""
+    g = fresh(3, money=20, victory_card=LONG)
+    g.res[:3, MONEY] = (300, 250, 20)
+    display(g, 0, "Senators", 4, 6)
+    run(g, (Task.PHASE6,))
+    step(g, "bid digit 2", "bid digit 1", "bid digit 2", "bid digit 0", "bid digit 20")
+    assert waiting(g) == (Task.CHARIOT_PLACE, 0)
+    assert [money(g, p) for p in range(3)] == [99, 250, 20]
+
+
 # ================================================================== Chariot
 @pytest.mark.parametrize("bids", [(0, 0, 0), (4, 4, 2)], ids=["all-zero", "tied-top"])
 def test_chariot_tie_for_highest_nobody_wins_or_pays(bids):
@@ -693,7 +771,7 @@ def test_chariot_tie_for_highest_nobody_wins_or_pays(bids):
     run(g, (Task.PHASE6,))
     for p, b in enumerate(bids):
         assert waiting(g) == (Task.CHARIOT_BID, p)
-        step(g, f"bid {b}")
+        step(g, f"bid digit {b}")
     assert g.meta[M["chariot"]] == -1
     assert [money(g, p) for p in range(3)] == [20, 20, 20]
     assert g.decision()[0] != Task.CHARIOT_PLACE
@@ -706,7 +784,7 @@ def test_chariot_highest_bid_pays_and_places():
     display(g, 0, "Senators", 4, 6)
     display(g, 1, "Legates", 4, 6)
     run(g, (Task.PHASE6,))
-    step(g, "bid 5", "bid 3", "bid 0")
+    step(g, "bid digit 5", "bid digit 3", "bid digit 0")
     assert waiting(g) == (Task.CHARIOT_PLACE, 0)
     assert legal(g) == {"place chariot on Senators", "decline"}
     step(g, "place chariot on Senators")
@@ -719,7 +797,7 @@ def test_chariot_blocks_for_the_next_round_only():
     g = fresh(3, money=20, victory_card=LONG)
     display(g, 0, "Senators", 4, 6)
     run(g, (Task.PHASE6,))
-    step(g, "bid 5", "bid 0", "bid 0", "place chariot on Senators")
+    step(g, "bid digit 5", "bid digit 0", "bid digit 0", "place chariot on Senators")
     assert g.round == 2 and waiting(g)[0] == Task.PLACE
     assert "place follower: Senators field" not in legal(g)
     while not (g.round == 3 and waiting(g)[0] == Task.PLACE):
@@ -809,6 +887,94 @@ def test_cesura_with_nothing_to_draw_skips_the_draw():
     assert hand_of(g, 0) == ["Senators 4"]
 
 
+# ================================================================== Forced decisions and secrecy
+def test_sacrifice_forced_by_the_hand_is_still_put_to_the_player():
+    """Forced decisions: no card of the Pantheon card's faction in hand -- the decision still waits."""
+    g = fresh(3)
+    g.markers[1, VESTALS] = 1
+    place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
+    give(g, 1, C("Senators", 4))
+    occupy(g, "Pantheon", 0, 1)
+    run(g, (Task.PANTHEON,))
+    assert waiting(g) == (Task.SACRIFICE, 1) and legal(g) == {"decline"}
+
+
+def test_sacrifice_with_an_empty_hand_is_played_for_the_player():
+    """Forced decisions: everyone sees an empty hand, so that decline is played automatically."""
+    g = fresh(3)
+    g.markers[1, VESTALS] = 1
+    place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
+    occupy(g, "Pantheon", 0, 1)
+    run(g, (Task.PANTHEON,))
+    assert done(g)
+
+
+def test_takeover_that_the_hand_cannot_win_is_still_put_to_the_player():
+    """Forced decisions: a hand of two that cannot beat the set still gets the take-over decision."""
+    g = fresh(3, victory_card=LONG)
+    display(g, 0, "Senators", 7, 8)
+    give(g, 1, C("Senators", 3), C("Senators", 4))
+    g.field_owner[SENATORS, 0] = 1
+    run(g, (Task.TAKEOVER, SENATORS))
+    assert waiting(g) == (Task.TAKEOVER_SET, 1) and legal(g) == {"decline"}
+    g2 = fresh(3, victory_card=LONG)          # one card: no set of two, as all can see
+    display(g2, 0, "Senators", 7, 8)
+    give(g2, 1, C("Senators", 10))
+    g2.field_owner[SENATORS, 0] = 1
+    run(g2, (Task.TAKEOVER, SENATORS))
+    assert done(g2)
+
+
+def test_field_of_mars_without_a_pair_is_still_put_to_the_player():
+    """Forced decisions: three cards of three factions make no pair, but only their holder knows."""
+    g = fresh(3)
+    give(g, 2, C("Senators", 4), C("Legates", 2), C("Gladiators", 1))
+    occupy(g, "Field of Mars", 0, 2)
+    run(g, (Task.MARS,))
+    assert waiting(g) == (Task.MARS_PAIR, 2) and legal(g) == {"decline"}
+
+
+def test_a_bid_digit_forced_by_the_digits_before_is_still_put_to_the_bidder():
+    """Forced decisions: with 100 denarii, "1" for the hundreds leaves only 0 -- still asked."""
+    g = _chariot_bidder(100)
+    step(g, "bid digit 1")
+    assert waiting(g) == (Task.CHARIOT_BID, 0) and legal(g) == {"bid digit 0"}
+    broke = _chariot_bidder(0)                   # no denarii, as all can see: bid 0 for it
+    assert waiting(broke) == (Task.CHARIOT_BID, 1) and broke.committed[0] == 1
+
+
+def _swap_hidden_card(g, p, q):
+    """Swap one card of p's hand with a different card of q's hand (both hidden from the observer)."""
+    mine, theirs = np.flatnonzero(g.hand[p]), np.flatnonzero(g.hand[q])
+    x = int(mine[0])
+    y = int(next(c for c in theirs if c != x))
+    g.hand[p, x] -= 1
+    g.hand[p, y] += 1
+    g.hand[q, y] -= 1
+    g.hand[q, x] += 1
+
+
+@pytest.mark.parametrize("players, seed", [(3, 1), (3, 2), (4, 3), (4, 4), (5, 5), (5, 6)])
+def test_a_hidden_card_changes_nothing_the_observer_sees(players, seed):
+    """Forced decisions and secrecy: two games that differ only in cards hidden from seat 0 give
+    seat 0 the same observations at every decision, its own and everyone else's, to the end."""
+    a = Game(players, seed=seed)
+    b = a.clone()
+    _swap_hidden_card(b, 1, 2)
+    rng = np.random.default_rng(seed)
+    asked_with_one_choice = 0
+    while not a.is_over:
+        assert a.decision() == b.decision()
+        np.testing.assert_array_equal(a.observe(0), b.observe(0))
+        both = np.flatnonzero(a.legal_mask() & b.legal_mask())
+        asked_with_one_choice += min(a.legal_mask().sum(), b.legal_mask().sum()) == 1
+        action = int(both[rng.integers(len(both))])
+        a.step(action)
+        b.step(action)
+    assert b.is_over and a.winners() == b.winners()
+    assert asked_with_one_choice > 0            # some decision was forced by a hidden hand
+
+
 # ================================================================== Winning
 DENARII_25 = VictoryCard("test-denarii", laurels=99, legions=99, denarii=25, markers=99,
                          need={3: 1})
@@ -841,7 +1007,7 @@ def test_declarations_in_order_and_never_withdrawn():
 def test_game_ends_at_end_of_declaring_round():
     """Winning: the game ends when the round of the first declaration is over; first declarer +2."""
     g = _declaring_round()
-    step(g, "bid 0", "bid 0", "bid 0")
+    step(g, "bid digit 0", "bid digit 0", "bid digit 0")
     assert g.terminated and not g.truncated
     assert g.round == 1
     assert g.scores()[:3].tolist() == [4, 2, 1]       # 22 -> 2 (+2 first), 25 -> 2, 10 -> 1
@@ -869,6 +1035,24 @@ def test_highest_score_among_declarers_wins():
     """Winning: the first declarer's +2 does not beat a higher score."""
     g = _end_with([1, 0, -1], [50, 20, 90], victory_card=DENARII_25)
     assert g.winners() == [0]
+
+
+def test_simultaneous_declarations_are_recorded_clockwise_from_the_starting_player():
+    """Winning: p0 and p2 meet the card in one Field of Mars evaluation; p2 starts, so p2 is first."""
+    laurels = VictoryCard("test-laurels", laurels=5, legions=99, denarii=99, markers=99, need={3: 1})
+    g = fresh(3, victory_card=laurels)
+    g.meta[M["start_player"]] = 2
+    g.res[[0, 2], LAURELS] = 4
+    give(g, 0, C("Senators", 4), C("Senators", 5))
+    give(g, 2, C("Legates", 2), C("Legates", 3))
+    occupy(g, "Field of Mars", 0, 0)
+    occupy(g, "Field of Mars", 1, 2)
+    run(g, (Task.MARS,))
+    step(g, "add Senators 4 to set", "add Senators 5 to set", "commit set",
+         "add Legates 2 to set", "add Legates 3 to set", "commit set")
+    assert done(g)
+    assert g.declared[:3].tolist() == [1, -1, 0]
+    assert g.scores()[2] - g.scores()[0] == 2 - 1    # p2 has the first declarer's 2; p0 the bonus laurel
 
 
 def test_point_variant_ends_at_marker_threshold_and_shares_ties():

@@ -104,9 +104,9 @@ def _atrium(first, second, bid_first, bid_second):
     occupy(g, "Atrium Auctionorum", 1, second)
     run(g, (Task.ATRIUM,))
     assert waiting(g) == (Task.ATRIUM_BID, first)
-    step(g, f"bid {bid_first}")
+    step(g, f"bid digit {bid_first}")
     assert waiting(g) == (Task.ATRIUM_BID, second)
-    step(g, f"bid {bid_second}")
+    step(g, f"bid digit {bid_second}")
     assert done(g)
     return g
 

@@ -307,7 +307,7 @@ def atrium_bid(cards, agent_hand=(), controls=None, rival_money=30):
     occupy(g, "Atrium Auctionorum", 0, AGENT)
     occupy(g, "Atrium Auctionorum", 1, 1)
     run(g, (Task.ATRIUM,))
-    return int(label(HeuristicAgent(seed=0), g).split()[1])
+    return int(label(HeuristicAgent(seed=0), g).split()[2])
 
 
 USEFUL = [C("Senators", 7), C("Senators", 8), C("Patricians", 5)]
@@ -330,14 +330,14 @@ def test_never_bids_more_than_the_rival_can():
 def test_pays_nothing_for_a_chariot_it_cannot_use():
     g = fresh(3, money=25, log=False)
     run(g, (Task.CHARIOT_BID, AGENT))
-    assert label(HeuristicAgent(seed=0), g) == "bid 0"
+    assert label(HeuristicAgent(seed=0), g) == "bid digit 0"
 
 
 def test_bids_a_little_for_the_chariot_to_protect_a_faction_and_blocks_it():
     g = fresh(3, money=25, log=False)
     display(g, AGENT, "Praetorians", 4, 5)
     run(g, (Task.CHARIOT_BID, AGENT))
-    bid = int(label(HeuristicAgent(seed=0), g).split()[1])
+    bid = int(label(HeuristicAgent(seed=0), g).split()[2])
     assert 0 < bid <= 5
     g = fresh(3, money=25, log=False)
     display(g, AGENT, "Praetorians", 4, 5)

@@ -67,8 +67,13 @@ def check_mask(g: Game, decision, mask):
         if not g.markers[p, VESTALS]:
             assert not mask[A.action("place follower: Pantheon")], "Pantheon without a Vestal marker"
     elif kind in (Task.ATRIUM_BID, Task.CHARIOT_BID):
-        bids = [a - A.BID for a in legal]
-        assert bids == list(range(min(int(res[MONEY]), g.data.max_bid) + 1)), "bids are 0..money"
+        money, base = int(res[MONEY]), g.data.bid_base
+        digits = 1                                          # of the money, in the bid base
+        while base ** digits <= money:
+            digits += 1
+        place = base ** (digits - 1 - b)
+        room = (money - int(g.bids[p])) // place            # never more than the bidder holds
+        assert [a - A.BID for a in legal] == list(range(min(base - 1, room) + 1)), "bid digits"
     elif kind == Task.SACRIFICE:
         assert res[ETERNAL] == 0, "a holder of eternal favor may not sacrifice"
         f = int(g.slot_card[g.board.slots["Pantheon"].start]) // 11

@@ -6,7 +6,7 @@ A card is named by (faction, value) -- copies are interchangeable (clarification
 from __future__ import annotations
 
 from .data import FACTIONS, LEADERS, NUM_CARD_TYPES, NUM_VALUES, GameData
-from .errors import IllegalActionError
+from .errors import IllegalActionError, as_integer
 
 # Options of the faction benefits that offer a choice (rulebook, "The Factions").
 BENEFIT_OPTIONS = (
@@ -91,7 +91,7 @@ class ActionSpace:
         add("discard", [f"discard {c}" for c in cards])
         add("add", [f"add {c} to set" for c in cards])
         add("take", [f"take {c}" for c in cards])
-        add("bid", [f"bid {n}" for n in range(data.max_bid + 1)])
+        add("bid", [f"bid digit {n}" for n in range(data.bid_base)])
         add("atrium", [f"Atrium: leave card {k + 1} face down" for k in range(data.atrium_cards)])
         add("latrine", ["Latrine: take denarii", "Latrine: buy card"])
         add("benefit", [f"{f}: {o}" for f, o in BENEFIT_OPTIONS])
@@ -116,12 +116,15 @@ class ActionSpace:
         self.COIN_BOWL = self.FIELD + len(FACTIONS)
 
     def label(self, action: int) -> str:
-        if not 0 <= int(action) < self.size:
+        action = as_integer(action, "an action")
+        if not 0 <= action < self.size:
             raise IllegalActionError(f"action {action} is out of range 0..{self.size - 1}")
-        return self.labels[int(action)]
+        return self.labels[action]
 
     def action(self, label: str) -> int:
         """The action a label names (case-insensitive)."""
+        if not isinstance(label, str):
+            raise IllegalActionError(f"an action label must be a string, got {type(label).__name__} {label!r:.80}")
         try:
             return self._by_label[label.strip().lower()]
         except KeyError:
@@ -130,6 +133,7 @@ class ActionSpace:
     def decode(self, action: int) -> tuple[str, int]:
         """(range name, index within the range)."""
         self.label(action)
+        action = as_integer(action, "an action")
         for name, rng in self.ranges.items():
             if action in rng:
                 return name, action - rng.start

@@ -86,6 +86,7 @@ VICTORY_CARDS = {c.id: c for c in (
     VictoryCard("panem-et-circenses", 8, 3, 25, 4, {2: 3, 3: 3, 4: 3}, "favor", "short"),
     VictoryCard("pax-romana", 12, 5, 35, 6, {2: 4, 3: 4, 4: 4}, "legions", "long"),
     VictoryCard("quinque-viri", 9, 3, 30, 4, {5: 4}, None, "medium"),
+    VictoryCard("ave-caesar", 8, 2, 25, 4, {5: 4}, None, "short"),
 )}
 
 # Values of each faction's cards (clarifications §2); value 0 is the leader.
@@ -145,7 +146,7 @@ class GameData:
     plebeian_benefit_denarii: int = 2
     vestal_benefit_laurels: int = 1
     first_control_laurels: int = 1
-    max_bid: int = 99                   # largest sealed bid the action space offers
+    bid_base: int = 100                 # a sealed bid is entered digit by digit in this base
     round_limit: int = 50
 
     def validate(self) -> None:
@@ -173,8 +174,8 @@ class GameData:
             raise ConfigError("catacomb_prices needs a price and atrium_cards at least 2")
         if sorted(self.point_variant_markers) != [2, 3, 4, 5]:
             raise ConfigError("point_variant_markers must give a threshold for 2, 3, 4 and 5 players")
-        if self.max_bid < 1 or self.round_limit < 1:
-            raise ConfigError("max_bid and round_limit must be positive")
+        if self.bid_base < 2 or self.round_limit < 1:
+            raise ConfigError("bid_base must be at least 2 and round_limit positive")
         for card in self.victory_cards.values():
             card.validate()
 

@@ -12,41 +12,33 @@ import numpy as np
 
 from .data import NUM_CARD_TYPES, NUM_VALUES
 from .core import dispatch
+from .core.bids import entered_part
 from .kernel import seed_words
 from .state import M, MONEY
 from .tasks import Task
 
 
-ATTEMPTS = 20
-
-
 def determinize(game, player: int, rng: np.random.Generator | None = None):
     """A clone of `game` with everything hidden from `player` re-dealt by `rng`.
 
-    A decision waiting under ``auto_forced`` tells everyone its player has a real choice,
-    so a sample leaving that player a single legal action is drawn again; after
-    ``ATTEMPTS`` tries the acting player's own hand is kept as it is (always consistent).
+    Whatever decision waits stays consistent: the engine puts a decision to its player
+    even when only that player's hidden cards leave it one legal action, so the
+    decision's presence tells `player` nothing that a re-deal could contradict.
     """
+    player = game.seat(player)
     if rng is None:       # derived from the game's generator, which is left untouched
         rng = np.random.default_rng(game.rng.view(np.uint32).tolist())
-    decision = game.decision()
-    actor = None if decision is None else decision[1]
-    for attempt in range(ATTEMPTS + 1):
-        keep = {player} if attempt < ATTEMPTS else {player, actor}
-        g = _sample(game, player, keep, rng)
-        if actor is None or actor == player or not game.auto_forced or g._mask.sum() >= 2:
-            return g
-    return g
+    return _sample(game, player, rng)
 
 
-def _sample(game, player, keep, rng):
-    """One re-deal of everything hidden from `player`, keeping the hands of `keep`."""
+def _sample(game, player, rng):
+    """One re-deal of everything hidden from `player`."""
     g = game.clone()
     g.rng[:] = seed_words(rng.integers(2**63))  # the sampled world's future differs too
     pool = np.zeros(NUM_CARD_TYPES, dtype=np.int64)
-    others = [q for q in range(g.n) if q not in keep]
+    others = [q for q in range(g.n) if q != player]
     decision = g.decision()
-    if decision is not None and decision[1] not in keep:
+    if decision is not None and decision[1] != player:
         g.build[:] = 0                          # someone else's unfinished set is unknown
     for q in others:
         pool += g.hand[q]
@@ -94,11 +86,21 @@ def _sample(game, player, keep, rng):
     g.discard_hidden[:] = np.bincount(take(int(g.discard_hidden.sum())), minlength=NUM_CARD_TYPES)
     g.draw[:n_draw] = take(n_draw)
     assert at == len(cards)
-    for q in others:                            # sealed bids not yet revealed
-        if g.committed[q] and decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
-            g.bids[q] = rng.integers(min(int(g.res[q, MONEY]), g.data.max_bid) + 1)
+    if decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
+        _sample_bids(g, others, decision, rng)
     dispatch.legal_mask(g._buffer, g._params, g._mask)   # the same decision waits
     return g
+
+
+def _sample_bids(g, others, decision, rng):
+    """Other players' sealed bids, committed or (the bidder's) partly entered, not yet revealed."""
+    _, actor, entered, _ = decision
+    for q in others:
+        amount = int(rng.integers(int(g.res[q, MONEY]) + 1))
+        if g.committed[q]:
+            g.bids[q] = amount
+        elif q == actor:
+            g.bids[q] = entered_part(g._buffer, g._params, q, entered, amount)
 
 
 def _hidden_slots(g, player):

@@ -31,9 +31,9 @@ OBSERVATION_NOTES = {
     "start_player": "one-hot seat holding the starting player coin",
     "proconsul": "one-hot seat holding the proconsul", "temporary_favor": "one-hot seat holding it",
     "build": "the set the observer is building (only when it is the observer's decision)",
-    "own_bid": "the observer's own committed sealed bid, until the reveal",
+    "own_bid": "during a sealed bid, the denarii of the observer's own bid: entered so far, or committed",
     "own_pairs": "the observer's face-down Field of Mars pairs, until the reveal",
-    "catacombs_seen": "the Catacombs pile as the observer last examined it (cleared after Phase 3)",
+    "catacombs_seen": "the Catacombs pile as the observer last examined it, less what it bought (cleared after Phase 3)",
     "hand_size": "cards in hand, per seat", "pairs_laid": "face-down Field of Mars pairs, per seat",
     "declared": "declaration order (1 = first), 0 if none, per seat",
     "objectives": "seat x objective (tribune, favor, laurels, legions, denarii, markers): 1 if met",
@@ -44,7 +44,9 @@ OBSERVATION_NOTES = {
     "phase": "one-hot: 0 setup, 1-6 the phases", "rounds_left": "rounds until the round limit",
     "decision": "one-hot kind of the decision waiting (Task order)", "actor": "one-hot seat to act",
     "context_faction": "faction contested / whose benefit / of the sacrifice",
-    "context_index": "Curia stack, Catacombs space or Field of Mars space of the decision",
+    "context_index": ("Curia stack, Catacombs space or Field of Mars space of the decision; while the observer "
+                      "enters a sealed bid, the digit it enters: none for the units, then the base's first, "
+                      "second and third power (the last also marks any higher one)"),
     "context_role": "take-over set from space 2 (index 0) or space 1 (index 1)",
     "seat_present": "1 for each seat in the game", "victory": "laurels, legions, denarii, markers needed",
     "victory_need": "objectives needed", "obligatory": "one-hot obligatory objective",

@@ -18,7 +18,7 @@ from .core import dispatch
 from .core.events import CAPACITY, WIDTH
 from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, NUM_VALUES,
                    GameData, VictoryCard)
-from .errors import ConfigError, IllegalActionError, StateFormatError
+from .errors import ConfigError, IllegalActionError, StateFormatError, as_integer
 from .kernel import below, check_limits, params, seed_words, shuffle
 from .log import describe
 from .core.observe import observe
@@ -220,13 +220,22 @@ class Game:
     def legal_actions(self) -> np.ndarray:
         return np.flatnonzero(self._mask)
 
+    def seat(self, player) -> int:
+        """`player` as a seat number of this game, or IllegalActionError naming the problem.
+
+        Every query about one seat's view (observe, render, determinize) goes through
+        here, so -1 never means the last seat.
+        """
+        if type(player) is int and 0 <= player < self.n:
+            return player
+        seat = as_integer(player, "a seat")
+        if not 0 <= seat < self.n:
+            raise IllegalActionError(f"seat {seat} is outside 0..{self.n - 1} of this {self.n}-player game")
+        return seat
+
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """Player `player`'s observation (see :mod:`tribune_env.observation`)."""
-        if type(player) is not int or not 0 <= player < self.n:
-            if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
-                    or not 0 <= player < self.n:
-                raise IllegalActionError(f"player must be an int in 0..{self.n - 1}, got {player!r}")
-            player = int(player)
+        player = self.seat(player)
         if out is None:
             out = np.empty(self.obs_layout.size, dtype=np.float32)
         observe(self._buffer, self._params, self.obs_layout.offsets, self.obs_template, player, out)
@@ -255,10 +264,8 @@ class Game:
             self._run(dispatch.step, action)
 
     def _check_action(self, action) -> int:
-        """The slow path of step: accept numpy ints, or raise naming the problem."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"an action must be an int, got {action!r}")
-        action = int(action)
+        """The slow path of step: accept every integer form, or raise naming the problem."""
+        action = as_integer(action, "an action")
         if self.is_over:
             raise IllegalActionError(f"the game is over; action {action} cannot be played")
         if not 0 <= action < self.A.size:
@@ -270,6 +277,7 @@ class Game:
         return action
 
     def step_label(self, label: str) -> None:
+        """Play the action labelled `label` (case-insensitive), e.g. ``"place follower: Curia 2"``."""
         self.step(self.A.action(label))
 
     # ----------------------------------------------------------------- low-level editing
@@ -333,7 +341,7 @@ class Game:
     def render(self, player: int | None = None) -> str:
         """The table as text; with `player`, only what that player may see."""
         from .render import render
-        return render(self, player)
+        return render(self, None if player is None else self.seat(player))
 
     def card_name(self, code: int) -> str:
         return card_name(code)

@@ -1,5 +1,7 @@
 """Exceptions the engine raises; each names the problem, and none leaves a game half-changed."""
 
+import numpy as np
+
 
 class TribuneError(Exception):
     """Base class of every error raised by tribune_env."""
@@ -15,3 +17,19 @@ class IllegalActionError(TribuneError, ValueError):
 
 class StateFormatError(TribuneError, ValueError):
     """A saved state that is malformed or inconsistent."""
+
+
+def as_integer(value, what: str) -> int:
+    """`value` as an int if it is one in any form an integer space accepts, else IllegalActionError.
+
+    Python and numpy integers and 0-d integer arrays (what ``model.predict`` returns) are
+    accepted; bools, floats, strings and arrays of other shapes are refused by name.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise IllegalActionError(f"{what} must be an integer, got the bool {value!r}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
+        return int(value)
+    raise IllegalActionError(f"{what} must be an integer (an int, a numpy integer or a 0-d integer "
+                             f"array), got {type(value).__name__} {value!r:.80}")

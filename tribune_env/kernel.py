@@ -29,7 +29,7 @@ class K(IntEnum):
     AUTO_FORCED = 1
     LOG = 2
     ROUND_LIMIT = 3
-    MAX_BID = 4
+    BID_BASE = 4
     FOLLOWERS = 5
     START_MONEY = 6
     SETUP_DEAL = 7
@@ -131,7 +131,7 @@ def params(game, log: bool) -> np.ndarray:
     sl = board.slots
     values = {
         K.N: game.n, K.AUTO_FORCED: game.auto_forced, K.LOG: log, K.ROUND_LIMIT: game.round_limit,
-        K.MAX_BID: d.max_bid, K.FOLLOWERS: d.followers[game.n], K.START_MONEY: d.starting_money,
+        K.BID_BASE: d.bid_base, K.FOLLOWERS: d.followers[game.n], K.START_MONEY: d.starting_money,
         K.SETUP_DEAL: d.setup_deal, K.SETUP_KEEP: d.setup_keep, K.COIN_FIRST: d.coin_bowl_first,
         K.COIN_LATER: d.coin_bowl_later, K.THERMAE_COST: d.thermae_cost, K.FORUM_COST: d.forum_cost,
         K.CURIA_SUM: d.curia_sum, K.ATRIUM_COST: d.atrium_single_cost,

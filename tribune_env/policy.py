@@ -43,6 +43,11 @@ class PlayerView:
         """The action space, with a label for every action."""
         return self._game.A
 
+    @property
+    def observation_layout(self):
+        """Named segments of the seat's observation (see docs/observation.md)."""
+        return self._game.obs_layout
+
     def legal_actions(self) -> np.ndarray:
         return self._game.legal_actions()
 

@@ -86,7 +86,7 @@ def _bounds(game) -> dict:
             "followers": (0, max(d.followers.values()) + 1), "coin_bowl": (0, 50),
             "space_owner": (-1, n - 1), "field_owner": (-1, n - 1), "slot_card": (-1, card),
             "slot_up": (0, 1), "curia": (0, 16), "catacombs": (0, 16), "pantheon_seen": (0, 1),
-            "catacombs_seen": (0, 16), "bids": (0, d.max_bid), "committed": (0, 1),
+            "catacombs_seen": (0, 16), "bids": (0, big), "committed": (0, 1),
             "mars_pairs": (0, 2), "build": (0, 16), "challenger": (0, 16), "declared": (-1, n - 1),
             "winner": (0, 1), "rng": (np.iinfo(np.int32).min, big), "meta": (-1, big)}
 

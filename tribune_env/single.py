@@ -22,12 +22,39 @@ from .rewards import check_scheme, final_rewards
 ILLEGAL_ACTION = ("raise", "lose")
 
 
+class SampledAction(int):
+    """A random legal move drawn by :class:`LegalDiscrete`: the action, and the draw behind it.
+
+    Generic checkers (Gymnasium's ``check_env``) draw a sample, then reset, then step it:
+    the sample was legal in a decision that no longer waits. Played in another decision,
+    a sample stands for that decision's legal action at the same random position, so
+    "a random legal move" stays one, and the same sample in the same state is the same
+    move. Plain integers get no such help: an illegal one is refused.
+    """
+
+    def __new__(cls, action: int, position: float):
+        sample = super().__new__(cls, action)
+        sample.position = position
+        return sample
+
+    def resolve(self, mask: np.ndarray) -> int:
+        """This sample as a legal action of the decision whose mask is `mask`."""
+        if mask[self]:
+            return int(self)
+        legal = np.flatnonzero(mask)
+        return int(legal[int(self.position * len(legal))]) if len(legal) else int(self)
+
+    def __reduce__(self):
+        return SampledAction, (int(self), self.position)
+
+
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(n)`` whose ``sample()`` draws a legal action of the decision waiting.
 
-    So ``env.action_space.sample()`` is a random legal move, and Gymnasium's and SB3's
-    environment checkers, which step with samples, play real games. An explicit mask is
-    honoured as usual. A copy sent to another process samples over all n actions.
+    So ``env.action_space.sample()`` is a random legal move (a :class:`SampledAction`),
+    and Gymnasium's and SB3's environment checkers, which step with samples, play real
+    games. An explicit mask is honoured as usual. A copy sent to another process samples
+    over all n actions.
     """
 
     def __init__(self, n: int, legal, seed=None):
@@ -36,9 +63,10 @@ class LegalDiscrete(spaces.Discrete):
 
     def sample(self, mask=None, probability=None):
         if mask is None and probability is None and self._legal is not None:
-            legal = self._legal()
-            if legal.any():
-                mask = legal
+            legal = np.flatnonzero(self._legal())
+            if len(legal):
+                position = float(self.np_random.random())
+                return SampledAction(self.start + legal[int(position * len(legal))], position)
         return super().sample(mask=mask, probability=probability)
 
     def __getstate__(self):
@@ -120,6 +148,8 @@ class SingleAgentEnv(gym.Env):
     def step(self, action):
         if self.game.is_over or self._forfeited:
             raise gym.error.ResetNeeded("the game is over: call reset() before step()")
+        if isinstance(action, SampledAction):
+            action = action.resolve(self.game.legal_mask())
         try:
             self.game.step(action)            # an illegal action raises, changing nothing
         except IllegalActionError:

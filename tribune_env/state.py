@@ -49,7 +49,7 @@ def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) ->
         "curia": ((curia, C), 0),
         "catacombs": ((C,), 0),
         "pantheon_seen": ((P,), 0),
-        "catacombs_seen": ((P, C), 0),    # the pile as each player last examined it
+        "catacombs_seen": ((P, C), 0),    # the pile as each player last examined it, less its own purchase
         "bids": ((P,), 0),
         "committed": ((P,), 0),
         "mars_pairs": ((mars, C), 0),

@@ -31,11 +31,22 @@ def say(k, ev, code, a=0, b=0, c=0, d=0, e=0, f=0):
 @njit(inline="always", **JIT)
 def push(s, kind, a=0, b=0, c=0):
     n = s.meta[Meta.N_TASKS]
+    if n < 0 or n >= s.tasks.shape[0]:
+        raise IndexError("the task stack is full: the game state is corrupt")
     s.tasks[n, 0] = kind
     s.tasks[n, 1] = a
     s.tasks[n, 2] = b
     s.tasks[n, 3] = c
     s.meta[Meta.N_TASKS] = n + 1
+
+
+@njit(inline="always", **JIT)
+def top_task(s):
+    """Row of the task on top of the stack; an empty or overfull stack is a corrupt state."""
+    top = s.meta[Meta.N_TASKS] - 1
+    if top < 0 or top >= s.tasks.shape[0]:
+        raise IndexError("the task stack is empty or overfull: the game state is corrupt")
+    return top
 
 
 @njit(inline="always", **JIT)
@@ -184,10 +195,15 @@ def objective(res, k, temp_favor, p, i):
 
 @njit(**JIT)
 def check_declarations(s, k, ev):
-    """Record, in order, each player who now meets the victory card (or the marker goal)."""
+    """Record, in order, each player who now meets the victory card (or the marker goal).
+
+    Players who come to meet it in the same change of state are recorded clockwise from
+    the starting player (clarifications, "Winning").
+    """
     temp_favor = s.meta[Meta.TEMP_FAVOR]
     obligatory = k[K.V_OBLIGATORY]
-    for p in range(k[K.N]):
+    for i in range(k[K.N]):
+        p = start_order(s, k, i)
         if s.declared[p] >= 0:
             continue
         res = s.res[p]

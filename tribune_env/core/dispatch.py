@@ -10,12 +10,13 @@ from numba import njit
 from ..kernel import JIT, K, views
 from ..state import Meta
 from ..tasks import Task
+from . import bids as bd
 from . import chariot as ch
 from . import factions as fa
 from . import placement as pl
 from . import regions as rg
 from . import rounds as ro
-from .common import check_declarations, gain_marker, objective, say, scores
+from .common import check_declarations, gain_marker, objective, say, scores, top_task
 from .events import Ev
 
 
@@ -101,7 +102,7 @@ def fill_mask(s, k, m, kind, p, b, c):
     elif kind == Task.CURIA_CHOICE or kind == Task.TIGELLINUS:
         rg.mask_any_discard(s, k, m, p)
     elif kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
-        rg.mask_bid(s, k, m, p)
+        bd.mask_bid(s, k, m, p, b)
     elif kind == Task.CATACOMBS_CHOICE:
         rg.mask_catacombs(s, k, m, p, b)
     elif kind == Task.SACRIFICE:
@@ -144,7 +145,7 @@ def apply(s, k, ev, action, kind, p, b, c):
     elif kind == Task.CURIA_CHOICE:
         rg.curia_choice(s, k, ev, action, p, b)
     elif kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
-        rg.bid(s, k, action, p)
+        bd.bid(s, k, action, kind, p, b)
     elif kind == Task.CATACOMBS_CHOICE:
         rg.catacombs_choice(s, k, ev, action, p, b)
     elif kind == Task.SACRIFICE:
@@ -180,7 +181,7 @@ def mask_of_top(s, k, m):
     m[:] = 0
     if s.meta[Meta.STATUS] != 0:
         return 0, -1
-    top = s.meta[Meta.N_TASKS] - 1
+    top = top_task(s)
     fill_mask(s, k, m, s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3])
     count, last = 0, -1
     for a in range(len(m)):
@@ -192,7 +193,7 @@ def mask_of_top(s, k, m):
 
 @njit(**JIT)
 def apply_top(s, k, ev, action):
-    top = s.meta[Meta.N_TASKS] - 1
+    top = top_task(s)
     kind, p, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
     s.meta[Meta.N_TASKS] = top
     say(k, ev, Ev.ACTION, p, action)
@@ -201,14 +202,35 @@ def apply_top(s, k, ev, action):
 
 
 @njit(**JIT)
+def forced_in_public(s, k, kind, p, b, only):
+    """Whether every player can see that decision (kind, p, b) has `only` as its one legal action.
+
+    Only such a decision is played automatically (clarifications, "Forced decisions and
+    secrecy"). One that is forced by what p alone knows (its hand, the digits of its own
+    bid) is still put to p, so that, as at the table, nobody can tell "cannot" from "will not".
+    """
+    hand = s.hand[p].sum()
+    if kind == Task.SETUP_DISCARD or kind == Task.CESURA_DISCARD:
+        return only == k[K.A_COMMIT]       # how many cards were picked is public, which ones not
+    if kind == Task.SACRIFICE:
+        return hand == 0
+    if kind == Task.MARS_PAIR or kind == Task.TAKEOVER_SET:
+        return hand < 2                    # no pair and no set without two cards
+    if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
+        return b == 0                      # the first digit's range follows from p's denarii alone
+    return True
+
+
+@njit(**JIT)
 def advance(s, k, ev, m):
-    """Run automatic tasks (and forced decisions) until a real decision or the end."""
+    """Run automatic tasks (and publicly forced decisions) until a real decision or the end."""
     while s.meta[Meta.STATUS] == 0:
-        top = s.meta[Meta.N_TASKS] - 1
+        top = top_task(s)
         kind = s.tasks[top, 0]
         if kind >= Task.SETUP_DISCARD:
             count, last = mask_of_top(s, k, m)
-            if count != 1 or not k[K.AUTO_FORCED]:
+            if count != 1 or not k[K.AUTO_FORCED] or not forced_in_public(
+                    s, k, kind, s.tasks[top, 1], s.tasks[top, 2], last):
                 return
             apply_top(s, k, ev, last)
             continue

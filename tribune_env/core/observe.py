@@ -11,7 +11,8 @@ from ..data import NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
 from ..kernel import JIT, K, views
 from ..state import LAURELS, LEGIONS, MARKERS, MONEY, TILE, ETERNAL, Meta
 from ..tasks import Task
-from .common import objective
+from .bids import bid_position
+from .common import objective, top_task
 
 P, C, F, V = 5, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
 SLOT_FEATURES = 1 + F + 1
@@ -84,14 +85,14 @@ def observe(buf, k, seg, template, observer, out):
 
     # what the observer alone holds or has seen
     kind, actor, b, c = 0, -1, 0, 0
-    if s.meta[Meta.STATUS] == 0:
-        top = s.meta[Meta.N_TASKS] - 1
+    if s.meta[Meta.STATUS] == 0 and s.meta[Meta.N_TASKS] > 0:     # (a staged state may hold none)
+        top = top_task(s)
         kind, actor, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
     if actor == observer:
         for card in range(C):
             out[seg[Seg.build] + card] = s.build[card]
-    if s.committed[observer] and (kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID):
-        out[seg[Seg.own_bid]] = s.bids[observer]
+    if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
+        out[seg[Seg.own_bid]] = s.bids[observer]       # entered so far, or committed
     for i in range(s.mars_pairs.shape[0]):
         owner = s.space_owner[k[K.SP_MARS] + i]
         pair = s.mars_pairs[i]
@@ -131,5 +132,10 @@ def observe(buf, k, seg, template, observer, out):
             out[seg[Seg.context_faction] + s.slot_card[pantheon] // V] = 1
         if kind == Task.CURIA_CHOICE or kind == Task.CATACOMBS_CHOICE or kind == Task.MARS_PAIR:
             out[seg[Seg.context_index] + b] = 1
+        elif (kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID) and actor == observer:
+            position = bid_position(s, k, observer, b)
+            if position > 0:              # the units, the only digit below the base, stay unmarked
+                size = seg[Seg.context_role] - seg[Seg.context_index]
+                out[seg[Seg.context_index] + min(position, size) - 1] = 1
         if kind == Task.TAKEOVER_SET:
             out[seg[Seg.context_role] + (c == 1)] = 1

@@ -157,20 +157,6 @@ def atrium(s, k, ev):
 
 
 @njit(**JIT)
-def mask_bid(s, k, m, p):
-    top = min(s.res[p, MONEY], k[K.MAX_BID])
-    for amount in range(top + 1):
-        m[k[K.A_BID] + amount] = 1
-
-
-@njit(**JIT)
-def bid(s, k, action, p):
-    """A sealed bid: stored, shown to nobody else until all have bid."""
-    s.bids[p] = action - k[K.A_BID]
-    s.committed[p] = 1
-
-
-@njit(**JIT)
 def atrium_resolve(s, k, ev):
     """Higher bid wins (a tie goes to "1."); the winner pays its bid to the loser."""
     first, second = s.space_owner[k[K.SP_ATRIUM]], s.space_owner[k[K.SP_ATRIUM] + 1]
@@ -212,6 +198,7 @@ def catacombs_choice(s, k, ev, action, p, i):
     s.res[p, MONEY] -= price
     s.meta[Meta.COLOSSEUM] += price
     s.catacombs[code] -= 1
+    s.catacombs_seen[p, code] -= 1      # p knows the pile without the card it took
     s.hand[p, code] += 1
     say(k, ev, Ev.CATACOMBS, p, price)
 

@@ -1,0 +1,82 @@
+"""Sealed bids (Atrium, chariot), entered digit by digit so that any amount can be bid.
+
+The rulebook lets a player bid "any number of their denarii (including zero)", so no
+fixed range of bid actions can hold every bid. A bid is entered instead as the digits of
+its amount in base ``K.BID_BASE``, most significant first, one decision per digit: a
+bidder holding fewer denarii than the base bids in one action, "bid digit 37" for 37.
+How many digits a bid takes follows from the bidder's denarii alone, which everyone
+sees, so the length of the entry tells the table nothing about the amount. The amount
+entered so far is kept in ``bids[p]``; ``committed[p]`` is set with the last digit.
+The bid task's second argument counts the digits entered.
+"""
+from numba import njit
+
+from ..kernel import JIT, K, views
+from ..state import MONEY
+from .common import push
+
+
+@njit(**JIT)
+def bid_digits(money, base):
+    """How many digits a bid of a player holding `money` denarii takes (at least one)."""
+    digits = 1
+    while money >= base:
+        money //= base
+        digits += 1
+    return digits
+
+
+@njit(**JIT)
+def bid_place(s, k, p, entered):
+    """Denarii that one unit of p's next bid digit is worth, after `entered` digits."""
+    place = 1
+    for _ in range(bid_position(s, k, p, entered)):
+        place *= k[K.BID_BASE]
+    return place
+
+
+@njit(**JIT)
+def bid_position(s, k, p, entered):
+    """Which digit p enters next, counted from the units (0), after `entered` digits."""
+    return bid_digits(s.res[p, MONEY], k[K.BID_BASE]) - 1 - entered
+
+
+@njit(**JIT)
+def bid_room(s, k, p, entered):
+    """The largest digit p may enter next: the bid never exceeds what p holds."""
+    return min(k[K.BID_BASE] - 1, (s.res[p, MONEY] - s.bids[p]) // bid_place(s, k, p, entered))
+
+
+@njit(**JIT)
+def mask_bid(s, k, m, p, entered):
+    for digit in range(bid_room(s, k, p, entered) + 1):
+        m[k[K.A_BID] + digit] = 1
+
+
+@njit(**JIT)
+def bid(s, k, action, kind, p, entered):
+    """Add one digit to p's sealed bid; the last digit commits it, unseen by the others."""
+    s.bids[p] += (action - k[K.A_BID]) * bid_place(s, k, p, entered)
+    if entered + 1 < bid_digits(s.res[p, MONEY], k[K.BID_BASE]):
+        push(s, kind, p, entered + 1)
+    else:
+        s.committed[p] = 1
+
+
+@njit(**JIT)
+def digit_toward(s, k, p, entered, amount):
+    """The bid action that enters p's next digit of `amount` (clamped to what p may bid).
+
+    Agents choose an amount and enter it with this, one digit per decision, so that
+    they need not know the encoding.
+    """
+    place = bid_place(s, k, p, entered)
+    wanted = max(0, amount - s.bids[p]) // place
+    return k[K.A_BID] + min(wanted, bid_room(s, k, p, entered))
+
+
+@njit(**JIT)
+def entered_part(buf, k, p, entered, amount):
+    """The part of `amount` that p has entered after `entered` digits (to re-deal an unseen bid)."""
+    unit = bid_place(views(buf, k), k, p, entered) * k[K.BID_BASE]
+    return amount - amount % unit
