@@ -323,3 +323,20 @@ def test_loading_never_returns_a_half_built_game(saved):
         if not g.is_over:
             assert g.legal_mask().any()
     assert rejected > 0 and loaded > 0
+
+
+def test_the_compiled_engine_raises_on_a_state_that_slipped_past_the_loader():
+    """Defence in depth: the task stack and every index are checked in compiled code."""
+    g = Game(3, seed=0)
+    g.meta[M["n_tasks"]] = 0                              # an empty stack in a running game
+    with pytest.raises(IndexError):
+        g.resume()
+    g = Game(3, seed=0)
+    g.meta[M["n_tasks"]] = len(g.tasks) + 5               # a stack pointer past the stack
+    with pytest.raises(IndexError):
+        g.resume()
+    g = Game(3, seed=0)
+    g.slot_card[0] = 1_000_000                            # a card code far outside the deck
+    g.slot_up[0] = 1
+    with pytest.raises(IndexError):
+        g.observe(0)

@@ -56,7 +56,7 @@ class raw_env(AECEnv):
 
     Parameters: ``num_players`` (2-5), ``victory_card`` (id or VictoryCard; None draws one),
     ``point_variant``, ``round_limit``, ``reward`` (``win``, ``rank`` or ``score``),
-    ``auto_forced`` (resolve single-action decisions), ``render_mode`` (``ansi``, ``human``),
+    ``auto_forced`` (play single-action decisions that are publicly forced), ``render_mode`` (``ansi``, ``human``),
     ``data`` (GameData).
     """
 

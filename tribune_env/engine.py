@@ -42,7 +42,8 @@ class Game:
     seed: seed of the game's generator; the same seed gives the same game.
     data: the game's numbers (:class:`GameData`).
     round_limit: rounds after which a running game is truncated (default ``data.round_limit``).
-    auto_forced: resolve a decision with exactly one legal action automatically.
+    auto_forced: play a decision with exactly one legal action automatically, when the other
+        players can see that it is forced (docs/rules.md, "Forced decisions and secrecy").
     log: keep a readable log of what happened (``game.log``); off is faster.
     """
 
