@@ -18,11 +18,12 @@ from .core import dispatch
 from .core.events import CAPACITY, WIDTH
 from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, NUM_VALUES,
                    GameData, VictoryCard)
-from .errors import ConfigError, IllegalActionError, StateFormatError
+from .errors import ConfigError, IllegalActionError
 from .kernel import below, check_limits, params, seed_words, shuffle
 from .log import describe
 from .core.observe import observe
 from .observation import ObservationLayout
+from .saving import MAX_ROUND_LIMIT, brief
 from .state import M, MONEY, STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, Layout, State, fields
 from .tasks import Task
 
@@ -41,7 +42,8 @@ class Game:
     point_variant: play the point-value variant instead (no victory card).
     seed: seed of the game's generator; the same seed gives the same game.
     data: the game's numbers (:class:`GameData`).
-    round_limit: rounds after which a running game is truncated (default ``data.round_limit``).
+    round_limit: rounds after which a running game is truncated (default ``data.round_limit``),
+        at most ``MAX_ROUND_LIMIT`` (10,000), which keeps every amount far from overflowing.
     auto_forced: resolve a decision with exactly one legal action automatically.
     log: keep a readable log of what happened (``game.log``); off is faster.
     """
@@ -87,8 +89,9 @@ class Game:
                 raise ConfigError(f"victory card {victory_card.id!r} is not for {num_players} players "
                                   f"(it is for {sorted(victory_card.need)})")
         round_limit = data.round_limit if round_limit is None else round_limit
-        if isinstance(round_limit, bool) or not isinstance(round_limit, (int, np.integer)) or round_limit < 1:
-            raise ConfigError(f"round_limit must be a positive int, got {round_limit!r}")
+        if isinstance(round_limit, bool) or not isinstance(round_limit, (int, np.integer)) \
+                or not 1 <= round_limit <= MAX_ROUND_LIMIT:
+            raise ConfigError(f"round_limit must be an int from 1 to {MAX_ROUND_LIMIT}, got {brief(round_limit)}")
         self.n = int(num_players)
         self.data = data
         self.point_variant = bool(point_variant)
@@ -318,12 +321,8 @@ class Game:
     @classmethod
     def from_json(cls, text, data: GameData = DEFAULT_DATA) -> "Game":
         """Load a game saved by :meth:`to_json`; raise StateFormatError if it is malformed."""
-        try:
-            d = json.loads(text) if isinstance(text, (str, bytes, bytearray)) else text
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise StateFormatError(f"saved state is not valid JSON: {exc}") from None
         from .saving import load
-        return load(cls, d, data)
+        return load(cls, text, data)
 
     def determinize(self, player: int, rng: np.random.Generator | None = None) -> "Game":
         """A copy with what `player` cannot know re-dealt at random (for IS-MCTS)."""
