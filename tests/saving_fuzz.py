@@ -160,6 +160,33 @@ def resource_value(rng, d, pool):
     return d
 
 
+def amount_at_limit(rng, d, pool):
+    """An amount (money, laurels, legions, the Colosseum, reshuffles) set to the largest value the
+    loader accepts (found by bisection), or one more: play from there must stay loadable."""
+    if rng.random() < 0.6:
+        row, col = int(rng.integers(d["config"]["num_players"])), int(rng.integers(3))
+        holder, key = d["arrays"]["res"][row], col
+    else:
+        holder, key = d["arrays"]["meta"], M[_pick(rng, ("colosseum", "reshuffles"))]
+
+    def accepted(value):
+        holder[key] = value
+        try:
+            Game.from_json(d)
+        except StateFormatError:
+            return False
+        return True
+
+    low, high = holder[key], 2 ** 31 - 1
+    if not accepted(low):
+        return d
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if accepted(middle) else (low, middle - 1)
+    holder[key] = low + int(rng.random() < 0.3)
+    return d
+
+
 def _live(d):
     return d["arrays"]["tasks"][: d["arrays"]["meta"][M["n_tasks"]]]
 
@@ -376,8 +403,9 @@ def log_edit(rng, d, pool):
     return d
 
 
-DOC_MUTATIONS = (int_value, meta_value, several_values, resource_value, task_edit, move_card, swap_seats,
-                 splice, splice_group, config_edit, shape_change, delete_key, type_change, add_key, log_edit)
+DOC_MUTATIONS = (int_value, meta_value, several_values, resource_value, amount_at_limit, task_edit, move_card,
+                 swap_seats, splice, splice_group, config_edit, shape_change, delete_key, type_change, add_key,
+                 log_edit)
 
 
 # text mutations: (rng, text) -> str or bytes

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import play, random_action
-from tribune_env import ConfigError, Game, IllegalActionError, StateFormatError, VictoryCard, saving
+from tribune_env import ConfigError, Game, GameData, IllegalActionError, StateFormatError, VictoryCard, saving
 from tribune_env.data import VESTALS
 from tribune_env.errors import TribuneError
 from tribune_env.saving import card_counts
@@ -490,3 +490,18 @@ def test_messages_stay_short_for_huge_inputs(saved):
     d["arrays"]["res"][0][0] = 10 ** 5000        # as Python data: never formatted
     _rejected(d, "res", "int32")
     _rejected(" " * (saving.MAX_TEXT + 1), "characters")
+
+
+def test_game_numbers_that_could_overflow_before_the_round_limit():
+    """Saves of a game whose numbers let money pass 10**8 by its round limit are refused."""
+    data = GameData(coin_bowl_first=10 ** 6)
+    g = Game(2, seed=1, data=data, round_limit=50, log=False)
+    with pytest.raises(StateFormatError, match="game numbers"):
+        Game.from_json(g.to_json(), data=data)
+    g = Game(2, seed=1, data=data, round_limit=4, log=False)     # 21 followers * 10**6 * 4 rounds is fine
+    assert Game.from_json(g.to_json(), data=data).state_equals(g)
+
+
+@pytest.mark.parametrize("data", [None, 5, 2.5, "", [1], {"format": 1}, object()])
+def test_python_data_that_is_not_a_saved_game(data):
+    _rejected(data, "not a saved tribune game", "JSON")

@@ -27,7 +27,7 @@ from .data import (FACTIONS, GLADIATORS, LEGATES, MAX_PLAYERS, MIN_PLAYERS, NUM_
                    NUM_FACTIONS, NUM_VALUES, OBJECTIVES, PATRICIANS, PLEBEIANS, PRAETORIANS, SENATORS,
                    VESTALS, GameData, VictoryCard)
 from .errors import ConfigError, StateFormatError
-from .state import (ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, RESOURCES, STATUS_RUNNING, STATUS_TERMINATED,
+from .state import (ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, RESOURCES, STATUS_RUNNING,
                     STATUS_TRUNCATED, TILE, TRIBUNE, M, MAX_TASKS, State)
 from .core import dispatch
 from .tasks import FIRST_DECISION, Task
@@ -47,16 +47,17 @@ MAX_DIGITS = 40
 MAX_STRING = 10_000            # a log line or a victory card id (real ones are < 200)
 MAX_ITEMS = 4 * MAX_TEXT // 10  # values in a document passed as Python data (a JSON value takes 2+ chars)
 
-# Amounts. Play only ever adds a bounded amount a round to money, laurels, legions, the
-# Colosseum and the reshuffle count (``gains_per_round``: with the default numbers at most
-# 174 denarii, 30 laurels, 5 legions, 135 reshuffles a round), and a loaded game plays at
-# most MAX_ROUND_LIMIT rounds. So a state is accepted only if each amount is at most what
-# the rounds played so far can produce (``check_growth``), which a game that then runs on
-# to its round limit cannot take past what a fresh game reaches: with the default numbers
-# 10,000 * 174 + 70 < 2 million denarii. MAX_AMOUNT = 10**8 bounds each amount and every
-# victory threshold on its own, generous for any real game and, with up to 10,000 rounds
-# of 10,000 more, still 2 * 10**8, a tenth of 2**31 - 1 (float32 observations stay exact
-# to 2**24 and finite far beyond).
+# Amounts. Play adds to money (with the Colosseum), laurels, legions, the Colosseum and the
+# reshuffle count only a bounded amount a round: with the default numbers at most 174
+# denarii, 17 laurels, 5 legions, 9 denarii to the Colosseum and 90 reshuffles
+# (``_task_gain``). ``check_growth`` accepts an amount only up to what the rounds played
+# (and the part of this round already played) can have added to the start, and only game
+# numbers with which a game played to its round limit stays within MAX_AMOUNT: with the
+# default numbers 70 + 10,000 * 174 < 2 million denarii. So no state reachable from a
+# loaded one holds more than MAX_AMOUNT = 10**8, a twentieth of 2**31 - 1: int32 sums of
+# a few amounts cannot overflow and float32 observations stay finite. Real games come
+# nowhere near it; victory thresholds are bounded by it too. The round limit is at most
+# MAX_ROUND_LIMIT, for saved and new games alike (``Game(round_limit=...)``).
 MAX_ROUND_LIMIT = 10_000
 MAX_AMOUNT = 10 ** 8
 MAX_STACK = MAX_TASKS // 2     # a real game's task stack stays under 40 rows
@@ -151,7 +152,7 @@ def check_plain_data(doc):
 
     Walked with a list, not recursion; what each value must be is checked field by field.
     """
-    todo, items = [(doc, 1)], 0
+    todo, items = ([(doc, 1)] if isinstance(doc, (dict, list, tuple)) else []), 0
     while todo:
         value, depth = todo.pop()
         if depth > MAX_DEPTH:
@@ -574,46 +575,130 @@ def _pending(g, kind) -> list:
 
 
 # ---------------------------------------------------------------------------- 5. consistency
-def gains_per_round(g) -> dict:
-    """The most that one round of play adds to each amount, from the game's numbers.
+AMOUNTS = ("money and the Colosseum", "laurels", "legions", "colosseum", "reshuffles")
 
-    Money (with the Colosseum, which only holds what players paid): the coin bowl for
-    every follower, the Latrine's value, the Vestal Virgins' and Scipio's take-over
-    denarii and the Plebeians' benefit (a faction changes hands at most once a round).
-    Laurels: the Field of Mars, the Legate, Patrician and Senator take-overs, Varus,
-    first-control laurels and the Vestal benefit. Legions: the Gladiator take-over,
-    Spartacus, Tigellinus, the Praetorians' benefit and a bought legion. Reshuffles: at
-    most two per draw (before it and in a cesura), and a round draws for the card slots,
-    the Catacombs, the Curia (each card of a stack is worth 1 or more) and 8 benefits.
+
+def _amount_vector(**amounts) -> np.ndarray:
+    keys = {"money": 0, "laurels": 1, "legions": 2, "colosseum": 3, "reshuffles": 4}
+    v = np.zeros(len(AMOUNTS), dtype=np.int64)
+    for key, value in amounts.items():
+        v[keys[key]] = value
+    return v
+
+
+def _takeover_gain(g, f: int) -> np.ndarray:
+    """The most a take-over of faction f adds: its benefit, its leader, the first laurel, draws."""
+    d = g.data
+    return _amount_vector(
+        money={VESTALS: d.vestal_denarii, PATRICIANS: d.scipio_denarii}.get(f, 0),
+        laurels=d.first_control_laurels + {LEGATES: d.legate_laurels + d.varus_laurels,
+                                           PATRICIANS: d.patrician_laurels, SENATORS: d.senator_laurels}.get(f, 0),
+        legions={GLADIATORS: d.gladiator_legions + d.spartacus_legions, PRAETORIANS: 1}.get(f, 0),
+        reshuffles={PRAETORIANS: 2, PLEBEIANS: 4}.get(f, 0))     # 2 a draw: (DRAW, TB / Agrippa)
+
+
+def _benefit_gain(g, f: int) -> np.ndarray:
+    """The most Phase 5's benefit of faction f adds."""
+    d = g.data
+    return _amount_vector(money=d.plebeian_benefit_denarii if f == PLEBEIANS else 0,
+                          laurels=d.vestal_benefit_laurels if f == VESTALS else 0,
+                          legions=1 if f in (PRAETORIANS, LEGATES) else 0,
+                          reshuffles={GLADIATORS: 2, LEGATES: 2, PLEBEIANS: 2, SENATORS: 4}.get(f, 0))
+
+
+def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
+    """The most that task `row`, and everything it will push, can still add to each amount
+    before the next round starts (`fresh`: as at the start of a round).
+
+    Each addition in the rules is counted on the task that makes it (a coin-bowl follower
+    on the placement, a take-over's denarii on the take-over, a reshuffle on the draw, at
+    most two a draw: before it and in a cesura), so running or deciding a task never adds
+    more than the sum over the stack drops. That makes the bound of ``check_growth`` hold
+    for every state play reaches from an accepted one.
     """
-    d, n = g.data, g.n
-    followers = n * d.followers[n] + 1
-    draws = g.board.num_slots + d.catacomb_cards + d.curia_stacks * max(d.curia_sum, 1) + 8
-    return {"money": followers * max(d.coin_bowl_first, d.coin_bowl_later) + max(max(v) for v in d.deck.values())
-            + d.vestal_denarii + d.scipio_denarii + d.plebeian_benefit_denarii,
-            "laurels": d.field_of_mars_spaces * d.mars_laurels_per_pair + d.mars_bonus_laurels
-            + d.legate_laurels + d.patrician_laurels + d.senator_laurels + d.varus_laurels
-            + NUM_FACTIONS * d.first_control_laurels + d.vestal_benefit_laurels,
-            "legions": d.gladiator_legions + d.spartacus_legions + 3,
-            "reshuffles": 4 * draws}
+    kind, a, b, c = row
+    d, T = g.data, Task
+    bowl = max(d.coin_bowl_first, d.coin_bowl_later)
+    if kind == T.ROUND_START:
+        return sum((_task_gain(g, r, fresh=True) for r in _pushes(g, row)[0]), _amount_vector())
+    if kind in (T.DEAL, T.DEAL_CATACOMBS, T.DRAW):
+        return _amount_vector(reshuffles=2 - c)
+    if kind == T.DEAL_CURIA:
+        return _amount_vector(reshuffles=2 - c + 2 * (d.curia_sum if fresh else _curia_room(g, a)))
+    if kind == T.CESURA_SETS:
+        return _amount_vector(reshuffles=1)
+    if kind in (T.PHASE2, T.PLACE):
+        followers = g.n * d.followers[g.n] + 1 if kind == T.PHASE2 else int(g.followers[:g.n].sum())
+        return _amount_vector(money=followers * bowl) + _task_gain(g, (T.PHASE3, 0, 0, 0))
+    if kind == T.PHASE3:
+        return (_amount_vector(money=max(max(v) for v in d.deck.values()),
+                               colosseum=sum(max(x, 0) for x in d.catacomb_prices),
+                               laurels=d.field_of_mars_spaces * d.mars_laurels_per_pair + d.mars_bonus_laurels)
+                + _task_gain(g, (T.PHASE4, 0, 0, 0)))
+    if kind in (T.LATRINE, T.LATRINE_CHOICE):
+        return _amount_vector(money=max(max(v) for v in d.deck.values()))
+    if kind in (T.CATACOMBS, T.CATACOMBS_CHOICE):
+        return _amount_vector(colosseum=max(d.catacomb_prices[a if kind == T.CATACOMBS else b], 0))
+    if kind in (T.MARS, T.MARS_RESOLVE):
+        return _amount_vector(laurels=d.field_of_mars_spaces * d.mars_laurels_per_pair + d.mars_bonus_laurels)
+    if kind == T.PHASE4:
+        return sum((_takeover_gain(g, f) for f in range(NUM_FACTIONS)), _task_gain(g, (T.PHASE5, 0, 0, 0)))
+    if kind == T.TAKEOVER or (kind == T.TAKEOVER_SET and c == 1):
+        return _takeover_gain(g, a if kind == T.TAKEOVER else b)
+    if kind == T.TAKEOVER_BENEFIT:
+        return _amount_vector(money=d.vestal_denarii if b == VESTALS else 0,
+                              laurels={LEGATES: d.legate_laurels, PATRICIANS: d.patrician_laurels,
+                                       SENATORS: d.senator_laurels}.get(b, 0),
+                              legions=d.gladiator_legions if b == GLADIATORS else 0,
+                              reshuffles=2 if b in (PRAETORIANS, PLEBEIANS) else 0)
+    if kind == T.MARKER_LAUREL:
+        return _amount_vector(laurels=d.first_control_laurels)
+    if kind == T.LEADER:
+        return _amount_vector(money=d.scipio_denarii if b == PATRICIANS else 0,
+                              laurels=d.varus_laurels if b == LEGATES else 0,
+                              legions={GLADIATORS: d.spartacus_legions, PRAETORIANS: 1}.get(b, 0),
+                              reshuffles=2 if b == PLEBEIANS else 0)
+    if kind == T.AGRIPPA:
+        return _amount_vector(reshuffles=2)
+    if kind in (T.TIGELLINUS, T.BUY_LEGION):
+        return _amount_vector(legions=1)
+    if kind == T.PHASE5:
+        return sum((_benefit_gain(g, f) for f in range(NUM_FACTIONS)), _amount_vector())
+    if kind in (T.FACTION_BENEFIT, T.BENEFIT_CHOICE):
+        return _benefit_gain(g, a if kind == T.FACTION_BENEFIT else b)
+    return _amount_vector()
+
+
+def _curia_room(g, stack: int) -> int:
+    """Cards (each worth 1 or more) a Curia stack being dealt can still take."""
+    values = np.arange(NUM_CARD_TYPES) % NUM_VALUES
+    cards = g.curia[stack]
+    return 0 if cards[values == 0].any() else max(0, g.data.curia_sum - int(cards @ values))
 
 
 def check_growth(g):
-    """No amount beyond what the rounds played so far can have produced (so none can overflow)."""
-    gains, rounds, n = gains_per_round(g), g.round, g.n
-    start = sum(g.data.starting_money + i for i in range(n))
-    held = {"money": int(g.res[:n, MONEY].sum()) + int(g.meta[M["colosseum"]]),
-            "laurels": int(g.res[:n, LAURELS].sum()), "legions": int(g.res[:n, LEGIONS].sum()),
-            "reshuffles": int(g.meta[M["reshuffles"]])}
-    for name, amount in held.items():
-        most = (start if name == "money" else 0) + rounds * gains[name]
-        if amount > most:
-            what = "money and the Colosseum" if name == "money" else name
-            _fail(f"{what} total {amount}, more than {rounds} round(s) can produce ({most})")
-    most = rounds * sum(max(price, 0) for price in g.data.catacomb_prices)
-    if g.meta[M["colosseum"]] > most:      # it holds only Catacombs prices paid since it was last taken
-        _fail(f"meta colosseum is {int(g.meta[M['colosseum']])}, more than {rounds} round(s) of "
-              f"Catacombs purchases pay ({most})")
+    """No amount beyond what the rounds played can have added to the start (so none can overflow).
+
+    A round adds at most `per_round` (with the default numbers 174 denarii, 17 laurels,
+    5 legions, 9 to the Colosseum, 90 reshuffles), of which the tasks on the stack can
+    still add `to_come`. The game's numbers must keep a game played to its round limit
+    within MAX_AMOUNT; a loaded game then stays there too, far from int32 overflow.
+    """
+    per_round = _task_gain(g, (Task.ROUND_START, 0, 0, 0))
+    to_come = sum((_task_gain(g, row) for row in _live(g)), _amount_vector())
+    n = g.n
+    start = _amount_vector(money=sum(g.data.starting_money + i for i in range(n)))
+    reach = start + per_round * g.round_limit
+    if reach.max() > MAX_AMOUNT:
+        _fail(f"with these game numbers the {AMOUNTS[int(reach.argmax())]} could pass {MAX_AMOUNT} "
+              f"before round_limit {g.round_limit}")
+    held = _amount_vector(money=int(g.res[:n, MONEY].sum()) + int(g.meta[M["colosseum"]]),
+                          laurels=int(g.res[:n, LAURELS].sum()), legions=int(g.res[:n, LEGIONS].sum()),
+                          colosseum=int(g.meta[M["colosseum"]]), reshuffles=int(g.meta[M["reshuffles"]]))
+    most = start + per_round * max(g.round - 1, 0) + per_round - to_come
+    for i, name in enumerate(AMOUNTS):
+        if held[i] > most[i]:
+            _fail(f"{name} total {held[i]}, more than round {g.round}, phase {g.phase} can reach ({most[i]})")
 
 
 def check_resources(g):
