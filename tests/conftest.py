@@ -6,11 +6,26 @@ it exposes as attributes; they never change the engine.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tribune_env import Game
 from tribune_env.state import M
 
 NUM_CARDS = 100
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False, help="also run tests marked slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked slow run only with --runslow or when -m names them."""
+    if config.getoption("--runslow") or "slow" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow or -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 def random_action(g: Game, rng: np.random.Generator) -> int:

@@ -484,6 +484,7 @@ def test_determinize_works_for_every_seat_at_every_decision(players, seed):
             d = g.determinize(q, np.random.default_rng(sampled))
             np.testing.assert_array_equal(d.observe(q), g.observe(q))
             assert d.decision() == g.decision()
+            assert Game.from_json(d.to_json()).state_equals(d)   # a world a real game can be in
             sampled += 1
         legal = g.legal_actions()
         g.step(int(legal[rng.integers(len(legal))]))

@@ -188,6 +188,14 @@ BAD_CONFIGS = {
     "round limit negative": (dict(num_players=3, round_limit=-4), ["round_limit"]),
     "round limit as text": (dict(num_players=3, round_limit="10"), ["round_limit"]),
     "data of a wrong type": (dict(num_players=3, data={"deck": DECK}), ["GameData"]),
+    "round limit past 10,000": (dict(num_players=3, round_limit=10_001), ["round_limit"]),
+    "round limit of 10**30": (dict(num_players=3, round_limit=10**30), ["round_limit"]),
+    "players as a 5,000-digit int": (dict(num_players=10**5000), ["num_players"]),
+    "a coin bowl of 10**9": (dict(num_players=3, data=GameData(coin_bowl_first=10**9)), ["coin_bowl_first"]),
+    "a negative Forum cost": (dict(num_players=3, data=GameData(forum_cost=-3)), ["forum_cost"]),
+    "a negative Catacombs price": (dict(num_players=3, data=GameData(catacomb_prices=(4, 3, -2))),
+                                   ["catacomb_prices"]),
+    "a bid base of one": (dict(num_players=3, data=GameData(bid_base=1)), ["bid_base"]),
 }
 
 
@@ -198,6 +206,7 @@ def test_bad_configuration_raises_config_error(name):
         Game(seed=0, **kwargs)
     message = str(info.value)
     assert any(w.lower() in message.lower() for w in words), f"{message!r} does not name the problem"
+    assert len(message) < 400, "the message never echoes a huge input"
 
 
 def test_valid_configurations():

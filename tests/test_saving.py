@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 
 from conftest import play, random_action
-from tribune_env import Game, IllegalActionError, StateFormatError, VictoryCard
+from tribune_env import ConfigError, Game, GameData, IllegalActionError, StateFormatError, VictoryCard
+from tribune_env.data import VESTALS
 from tribune_env.errors import TribuneError
 from tribune_env.saving import card_counts
+from tribune_env.saving.limits import MAX_TEXT
 from tribune_env.state import M, MONEY
 from tribune_env.tasks import Task
 
@@ -323,6 +325,187 @@ def test_loading_never_returns_a_half_built_game(saved):
         if not g.is_over:
             assert g.legal_mask().any()
     assert rejected > 0 and loaded > 0
+
+
+# ------------------------------------------------------------------------------ issue 16: files that broke the engine
+# One test per class of file a fuzzer found crashing the loader, accepted although no
+# game can be in it, or accepted and then breaking the rules in play.
+def _rejected(source, *words):
+    """Loading `source` raises StateFormatError whose (short) message names one of `words`."""
+    with pytest.raises(StateFormatError) as info:
+        Game.from_json(source)
+    message = str(info.value)
+    assert len(message) < 300, "the message never echoes the input"
+    assert any(w.lower() in message.lower() for w in words), message
+    return message
+
+
+@pytest.fixture(scope="module")
+def finished():
+    g = Game(3, seed=3, log=False)
+    play(g, np.random.default_rng(3))
+    assert g.terminated
+    return g.to_json()
+
+
+def test_a_round_limit_too_large_for_c(saved):
+    """A round limit of 10**30 raised OverflowError building the engine's parameters."""
+    d = json.loads(saved)
+    d["config"]["round_limit"] = 10 ** 30
+    _rejected(json.dumps(d), "round_limit")
+    d["config"]["round_limit"] = 10_001
+    _rejected(json.dumps(d), "round_limit")
+    for limit in (10 ** 30, 10_001, 0):
+        with pytest.raises(ConfigError, match="round_limit"):
+            Game(3, round_limit=limit)
+    assert Game(3, round_limit=10_000, seed=1).round_limit == 10_000
+
+
+def _spy_on_json_loads(monkeypatch) -> list:
+    """Texts json.loads is given from now on (it still parses them)."""
+    seen, loads = [], json.loads
+    monkeypatch.setattr(json, "loads", lambda text, *a, **k: (seen.append(text), loads(text, *a, **k))[1])
+    return seen
+
+
+def test_a_5000_digit_integer_literal(saved, monkeypatch):
+    """int() of a 5,000-digit literal raised ValueError inside json.loads; it never gets there now."""
+    parsed = _spy_on_json_loads(monkeypatch)
+    text = saved.replace('"round_limit":50', '"round_limit":' + "7" * 5000)
+    assert text != saved
+    _rejected(text, "digits", "number")
+    _rejected(saved.replace('"meta":[', '"meta":[' + "1" * 41 + ","), "digits", "number")
+    assert not parsed, "json.loads never sees the literal"
+
+
+def test_deep_nesting(saved, monkeypatch):
+    """100,000 nested arrays or objects raised RecursionError; the depth is counted before parsing."""
+    parsed = _spy_on_json_loads(monkeypatch)
+    for opener, closer in (("[", "]"), ('{"a":', "}")):
+        deep = opener * 100_000 + "0" + closer * 100_000
+        assert '"log":[' in saved
+        _rejected(saved.replace('"log":[', '"log":[' + deep + ",", 1), "nest")
+        _rejected(deep, "nest")
+        _rejected(deep.encode("utf-16"), "nest")
+    assert not parsed
+    monkeypatch.undo()
+    nested = [0]
+    for _ in range(100_000):          # the same as Python data: walked without recursion
+        nested = [nested]
+    d = json.loads(saved)
+    d["log"] = nested
+    _rejected(d, "nest")
+
+
+def test_a_round_past_the_round_limit(saved):
+    d = json.loads(saved)
+    d["arrays"]["meta"][M["round"]] = d["config"]["round_limit"] + 1
+    _rejected(json.dumps(d), "round")
+
+
+def test_temporary_favor_without_the_vestal_virgins(saved):
+    d = json.loads(saved)
+    controller = d["arrays"]["controller"][VESTALS]
+    d["arrays"]["meta"][M["temp_favor"]] = (controller + 1) % 3
+    _rejected(json.dumps(d), "temp_favor")
+
+
+def test_declared_disagreeing_with_n_declared(saved):
+    d = json.loads(saved)
+    assert d["arrays"]["meta"][M["n_declared"]] == 0
+    d["arrays"]["declared"][1] = 0
+    _rejected(json.dumps(d), "declared")
+    d["arrays"]["meta"][M["n_declared"]] = 2
+    _rejected(json.dumps(d), "declared")
+
+
+def test_winners_while_the_game_runs(saved):
+    d = json.loads(saved)
+    d["arrays"]["winner"][0] = 1
+    _rejected(json.dumps(d), "winner")
+
+
+def test_a_finished_game_without_a_winner(finished):
+    d = json.loads(finished)
+    d["arrays"]["winner"] = [0] * 5
+    _rejected(json.dumps(d), "winner")
+    d = json.loads(finished)
+    d["arrays"]["meta"][M["status"]] = 2        # "truncated" before its round limit, with a winner
+    _rejected(json.dumps(d), "truncated")
+
+
+def test_an_altered_bottom_of_the_task_stack(saved):
+    """With the bottom task changed the stack pointer ran below zero once the round ended;
+    the compiled engine then read and wrote meta as task rows."""
+    base = json.loads(saved)
+    n = base["arrays"]["meta"][M["n_tasks"]]
+    for bottom in ([Task.THERMAE, 0, 0, 0], [Task.PLACE, 0, 0, 0], [Task.ROUND_START, 0, 0, 0],
+                   [Task.DRAW, 1, 0, 1]):
+        d = copy.deepcopy(base)
+        d["arrays"]["tasks"][0] = bottom
+        _rejected(json.dumps(d), "task")
+    d = copy.deepcopy(base)                      # the bottom task dropped
+    d["arrays"]["tasks"] = d["arrays"]["tasks"][1:] + [[0, 0, 0, 0]]
+    d["arrays"]["meta"][M["n_tasks"]] = n - 1
+    _rejected(json.dumps(d), "task")
+
+
+def test_a_deal_onto_a_filled_slot():
+    """A DEAL still on the stack overwrote the card in its slot, destroying it."""
+    g = Game(5, seed=0, log=False)
+    rng = np.random.default_rng(0)
+    while not (g.phase == 1 and g.decision()[0] == Task.CESURA_DISCARD):
+        g.step(random_action(g, rng))
+    d = json.loads(g.to_json())
+    Game.from_json(json.dumps(d))
+    deals = [t for t in d["arrays"]["tasks"][:d["arrays"]["meta"][M["n_tasks"]]] if t[0] == Task.DEAL]
+    slot = deals[0][1]
+    assert d["arrays"]["slot_card"][slot] == -1
+    seat = next(p for p in range(5) if sum(d["arrays"]["hand"][p]) and not any(
+        t[0] == Task.CESURA_DISCARD and t[1] == p for t in d["arrays"]["tasks"][:d["arrays"]["meta"][M["n_tasks"]]]))
+    code = next(c for c, x in enumerate(d["arrays"]["hand"][seat]) if x)
+    d["arrays"]["hand"][seat][code] -= 1        # moved, so every card is still accounted for
+    d["arrays"]["slot_card"][slot] = code
+    _rejected(json.dumps(d), "deal", "slot")
+
+
+def test_a_colosseum_at_the_int32_limit(saved):
+    """2**31 - 1 in the Colosseum wrapped to -2**31 a few steps later; the game's own save then failed."""
+    for value in (2 ** 31 - 1, 10 ** 8 + 1, 500):
+        d = json.loads(saved)
+        d["arrays"]["meta"][M["colosseum"]] = value
+        _rejected(json.dumps(d), "colosseum")
+    d = json.loads(saved)
+    d["arrays"]["res"][0][MONEY] = 2 ** 31 - 1
+    _rejected(json.dumps(d), "money")
+
+
+def test_messages_stay_short_for_huge_inputs(saved):
+    d = json.loads(saved)
+    d["version"] = "v" * 1_000_000
+    _rejected(json.dumps(d), "version")
+    d = json.loads(saved)
+    d["config"]["victory_card"]["id"] = "x" * 100_000
+    _rejected(json.dumps(d), "victory card")
+    d = json.loads(saved)
+    d["arrays"]["res"][0][0] = 10 ** 5000        # as Python data: never formatted
+    _rejected(d, "res", "int32")
+    _rejected(" " * (MAX_TEXT + 1), "characters")
+
+
+def test_game_numbers_that_could_overflow_before_the_round_limit():
+    """Saves of a game whose numbers let money pass 10**8 by its round limit are refused."""
+    data = GameData(coin_bowl_first=1000, coin_bowl_later=1000, scipio_denarii=1000, vestal_denarii=1000)
+    g = Game(2, seed=1, data=data, round_limit=10_000, log=False)
+    with pytest.raises(StateFormatError, match="game numbers"):
+        Game.from_json(g.to_json(), data=data)
+    g = Game(2, seed=1, data=data, round_limit=4, log=False)     # a few thousand a round, 4 rounds: fine
+    assert Game.from_json(g.to_json(), data=data).state_equals(g)
+
+
+@pytest.mark.parametrize("data", [None, 5, 2.5, "", [1], {"format": 1}, object()])
+def test_python_data_that_is_not_a_saved_game(data):
+    _rejected(data, "not a saved tribune game", "JSON")
 
 
 def test_the_compiled_engine_raises_on_a_state_that_slipped_past_the_loader():

@@ -8,7 +8,7 @@ touching the engine. Sizes of the action and observation spaces are derived from
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 FACTIONS = ("Gladiators", "Legates", "Praetorians", "Plebeians",
             "Patricians", "Vestal Virgins", "Senators")
@@ -21,6 +21,8 @@ NUM_VALUES = MAX_VALUE + 1
 NUM_CARD_TYPES = NUM_FACTIONS * NUM_VALUES   # a card is (faction, value): code f * 11 + v
 MAX_PLAYERS = 5
 MIN_PLAYERS = 2
+MAX_ROUND_LIMIT = 10_000       # keeps every amount a game can gather far below int32 (saving/limits.py)
+MAX_DATA_NUMBER = 1_000        # any one cost, gain, count or score of GameData, for the same reason
 
 # Victory objectives, in the order of the victory card.
 OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
@@ -67,14 +69,14 @@ class VictoryCard:
 
     @classmethod
     def from_dict(cls, d: dict) -> "VictoryCard":
-        from .errors import ConfigError
+        from .errors import ConfigError, brief
         try:
             card = cls(id=d["id"], laurels=d["laurels"], legions=d["legions"],
                        denarii=d["denarii"], markers=d["markers"],
                        need={int(k): v for k, v in d["need"].items()},
                        obligatory=d.get("obligatory"), length=d.get("length", "medium"))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ConfigError(f"malformed victory card {d!r}: {exc}") from None
+            raise ConfigError(f"malformed victory card {brief(d)}: {brief(str(exc))}") from None
         card.validate()
         return card
 
@@ -151,7 +153,7 @@ class GameData:
 
     def validate(self) -> None:
         """Raise ConfigError naming the first inconsistency (deck, counts, cards)."""
-        from .errors import ConfigError
+        from .errors import ConfigError, brief
         if set(self.deck) != set(FACTIONS):
             raise ConfigError(f"deck must list exactly the factions {FACTIONS}, got {sorted(self.deck)}")
         for faction, values in self.deck.items():
@@ -174,10 +176,26 @@ class GameData:
             raise ConfigError("catacomb_prices needs a price and atrium_cards at least 2")
         if sorted(self.point_variant_markers) != [2, 3, 4, 5]:
             raise ConfigError("point_variant_markers must give a threshold for 2, 3, 4 and 5 players")
-        if self.bid_base < 2 or self.round_limit < 1:
-            raise ConfigError("bid_base must be at least 2 and round_limit positive")
+        for name, value in self.numbers():
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DATA_NUMBER:
+                raise ConfigError(f"{name} must be an int from 0 to {MAX_DATA_NUMBER}, got {brief(value)}")
+        if self.bid_base < 2 or not 1 <= self.round_limit <= MAX_ROUND_LIMIT:
+            raise ConfigError(f"bid_base must be at least 2 and round_limit from 1 to {MAX_ROUND_LIMIT}")
         for card in self.victory_cards.values():
             card.validate()
+
+    def numbers(self):
+        """(name, value) of every single number of the game: costs, gains, counts, scores."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("deck", "victory_cards", "round_limit"):      # checked apart
+                continue
+            if isinstance(value, dict):
+                yield from ((f"{f.name}[{key!r}]", v) for key, v in value.items())
+            elif isinstance(value, (tuple, list)):
+                yield from ((f"{f.name}[{i}]", v) for i, v in enumerate(value))
+            else:
+                yield f.name, value
 
     def deck_size(self) -> int:
         return sum(len(v) for v in self.deck.values())

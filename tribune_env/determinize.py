@@ -83,6 +83,11 @@ def _sample(game, player, rng):
         g.slot_card[slot] = take(1)[0]
     if catacombs_hidden:
         g.catacombs[:] = np.bincount(take(int(g.catacombs.sum())), minlength=NUM_CARD_TYPES)
+    for q in others:                            # what others last saw of the pile held it all
+        if g.catacombs_seen[q].any():
+            g.catacombs_seen[q] = np.maximum(g.catacombs_seen[q], g.catacombs)
+    if decision is not None and decision[0] == Task.CATACOMBS_CHOICE:
+        g.catacombs_seen[decision[1]] = g.catacombs     # its buyer looks at the pile right now
     g.discard_hidden[:] = np.bincount(take(int(g.discard_hidden.sum())), minlength=NUM_CARD_TYPES)
     g.draw[:n_draw] = take(n_draw)
     assert at == len(cards)

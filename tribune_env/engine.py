@@ -16,9 +16,9 @@ import numpy as np
 from .actions import ActionSpace, card_name
 from .core import dispatch
 from .core.events import CAPACITY, WIDTH
-from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MIN_PLAYERS, NUM_CARD_TYPES, NUM_VALUES,
+from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MAX_ROUND_LIMIT, MIN_PLAYERS, NUM_CARD_TYPES, NUM_VALUES,
                    GameData, VictoryCard)
-from .errors import ConfigError, IllegalActionError, StateFormatError, as_integer
+from .errors import ConfigError, IllegalActionError, as_integer, brief
 from .kernel import below, check_limits, params, seed_words, shuffle
 from .log import describe
 from .core.observe import observe
@@ -41,7 +41,8 @@ class Game:
     point_variant: play the point-value variant instead (no victory card).
     seed: seed of the game's generator; the same seed gives the same game.
     data: the game's numbers (:class:`GameData`).
-    round_limit: rounds after which a running game is truncated (default ``data.round_limit``).
+    round_limit: rounds after which a running game is truncated (default ``data.round_limit``),
+        at most ``MAX_ROUND_LIMIT`` (10,000), which keeps every amount far from overflowing.
     auto_forced: play a decision with exactly one legal action automatically, when the other
         players can see that it is forced (docs/rules.md, "Forced decisions and secrecy").
     log: keep a readable log of what happened (``game.log``); off is faster.
@@ -72,7 +73,7 @@ class Game:
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
                 or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise ConfigError(f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                              f"got {num_players!r}")
+                              f"got {brief(num_players)}")
         if point_variant and victory_card is not None:
             raise ConfigError("the point-value variant uses no victory card; pass one or the other")
         if isinstance(victory_card, str):
@@ -88,8 +89,9 @@ class Game:
                 raise ConfigError(f"victory card {victory_card.id!r} is not for {num_players} players "
                                   f"(it is for {sorted(victory_card.need)})")
         round_limit = data.round_limit if round_limit is None else round_limit
-        if isinstance(round_limit, bool) or not isinstance(round_limit, (int, np.integer)) or round_limit < 1:
-            raise ConfigError(f"round_limit must be a positive int, got {round_limit!r}")
+        if isinstance(round_limit, bool) or not isinstance(round_limit, (int, np.integer)) \
+                or not 1 <= round_limit <= MAX_ROUND_LIMIT:
+            raise ConfigError(f"round_limit must be an int from 1 to {MAX_ROUND_LIMIT}, got {brief(round_limit)}")
         self.n = int(num_players)
         self.data = data
         self.point_variant = bool(point_variant)
@@ -246,6 +248,10 @@ class Game:
         """(players, 6) bool: which objectives of the victory card each player meets now."""
         return dispatch.objectives(self._buffer, self._params)
 
+    def meets_victory(self) -> np.ndarray:
+        """(players,) bool: who now meets the victory card (or the point variant's marker goal)."""
+        return dispatch.victory_met(self._buffer, self._params)
+
     def scores(self) -> np.ndarray:
         """Points of the scoring table for each player (the first declarer's 2 included)."""
         return dispatch.final_scores(self._buffer, self._params)
@@ -327,12 +333,8 @@ class Game:
     @classmethod
     def from_json(cls, text, data: GameData = DEFAULT_DATA) -> "Game":
         """Load a game saved by :meth:`to_json`; raise StateFormatError if it is malformed."""
-        try:
-            d = json.loads(text) if isinstance(text, (str, bytes, bytearray)) else text
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise StateFormatError(f"saved state is not valid JSON: {exc}") from None
         from .saving import load
-        return load(cls, d, data)
+        return load(cls, text, data)
 
     def determinize(self, player: int, rng: np.random.Generator | None = None) -> "Game":
         """A copy with what `player` cannot know re-dealt at random (for IS-MCTS)."""

@@ -194,27 +194,29 @@ def objective(res, k, temp_favor, p, i):
 
 
 @njit(**JIT)
+def meets_victory(s, k, p):
+    """Whether p now meets the victory card (in the point-value variant, the marker goal)."""
+    res = s.res[p]
+    if not k[K.VICTORY]:
+        return res[MARKERS] >= k[K.MARKER_GOAL]
+    temp_favor = s.meta[Meta.TEMP_FAVOR]
+    met = 0
+    for i in range(6):
+        met += objective(res, k, temp_favor, p, i)
+    obligatory = k[K.V_OBLIGATORY]
+    return met >= k[K.V_NEED] and (obligatory < 0 or objective(res, k, temp_favor, p, obligatory))
+
+
+@njit(**JIT)
 def check_declarations(s, k, ev):
     """Record, in order, each player who now meets the victory card (or the marker goal).
 
     Players who come to meet it in the same change of state are recorded clockwise from
     the starting player (clarifications, "Winning").
     """
-    temp_favor = s.meta[Meta.TEMP_FAVOR]
-    obligatory = k[K.V_OBLIGATORY]
     for i in range(k[K.N]):
         p = start_order(s, k, i)
-        if s.declared[p] >= 0:
-            continue
-        res = s.res[p]
-        if k[K.VICTORY]:
-            met = 0
-            for i in range(6):
-                met += objective(res, k, temp_favor, p, i)
-            ok = met >= k[K.V_NEED] and (obligatory < 0 or objective(res, k, temp_favor, p, obligatory))
-        else:
-            ok = res[MARKERS] >= k[K.MARKER_GOAL]
-        if ok:
+        if s.declared[p] < 0 and meets_victory(s, k, p):
             order = s.meta[Meta.N_DECLARED]
             s.declared[p] = order
             s.meta[Meta.N_DECLARED] = order + 1

@@ -16,7 +16,7 @@ from . import factions as fa
 from . import placement as pl
 from . import regions as rg
 from . import rounds as ro
-from .common import check_declarations, gain_marker, objective, say, scores, top_task
+from .common import check_declarations, gain_marker, meets_victory, objective, say, scores, top_task
 from .events import Ev
 
 
@@ -276,4 +276,14 @@ def objectives(buf, k):
     for p in range(k[K.N]):
         for i in range(6):
             out[p, i] = objective(s.res[p], k, s.meta[Meta.TEMP_FAVOR], p, i)
+    return out
+
+
+@njit(**JIT)
+def victory_met(buf, k):
+    """(players,) bool: who now meets the victory card (or the point variant's marker goal)."""
+    s = views(buf, k)
+    out = np.zeros(k[K.N], dtype=np.bool_)
+    for p in range(k[K.N]):
+        out[p] = meets_victory(s, k, p)
     return out

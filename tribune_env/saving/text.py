@@ -1,0 +1,85 @@
+"""Stage 1: the text of a saved game, checked before ``json.loads`` sees it."""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+
+from .limits import MAX_DEPTH, MAX_DIGITS, MAX_ITEMS, MAX_TEXT, fail
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r'[^\[\]{}]+')
+_LONG_NUMBER = re.compile(r'\d{%d,}' % (MAX_DIGITS + 1))
+
+
+def parse(text) -> object:
+    """JSON text (str or bytes) to plain data, checking its size and shape before json.loads."""
+    if isinstance(text, (bytes, bytearray)):
+        check_text_length(len(text))
+        try:
+            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+        except (UnicodeDecodeError, LookupError):
+            fail("saved state is not valid JSON: not UTF-8/16/32 text")
+    check_text_length(len(text))
+    bare = _STRING.sub('""', text)
+    check_nesting(_NOT_BRACKET.sub("", bare))
+    check_number_literals(bare)
+    try:
+        return json.loads(text, object_pairs_hook=_object_without_duplicates,
+                          parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        fail(f"saved state is not valid JSON: {exc.msg} at character {exc.pos}")
+
+
+def check_text_length(length: int):
+    """Longer than any real save: refuse before spending time or memory on it."""
+    if length > MAX_TEXT:
+        fail(f"saved state is {length} characters long, more than the limit of {MAX_TEXT}")
+
+
+def check_nesting(brackets: str, limit: int = MAX_DEPTH):
+    """Brackets outside strings nest at most `limit` deep (counted, not recursed)."""
+    depth = 0
+    for start in range(0, len(brackets), 2 ** 20):
+        chunk = np.frombuffer(brackets[start: start + 2 ** 20].encode("ascii"), dtype=np.uint8)
+        steps = np.where((chunk == ord("[")) | (chunk == ord("{")), 1, -1)
+        levels = depth + np.cumsum(steps, dtype=np.int64)
+        if levels.max(initial=0) > limit:
+            fail(f"saved state nests arrays or objects more than {limit} deep")
+        depth = int(levels[-1])
+
+
+def check_number_literals(bare: str):
+    """No number literal longer than an int32 needs (a 5,000-digit one makes int() fail)."""
+    if _LONG_NUMBER.search(bare):
+        fail(f"saved state holds a number literal of more than {MAX_DIGITS} digits")
+
+
+def _object_without_duplicates(pairs):
+    """A JSON object; a key given twice would make the file say two things."""
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        fail("saved state repeats a key in an object")
+    return d
+
+
+def _no_constant(name):
+    fail(f"saved state holds {name}, which is not a JSON number")
+
+
+def check_plain_data(doc):
+    """Containers at most MAX_DEPTH deep and MAX_ITEMS values in all (a document passed as data).
+
+    Walked with a list, not recursion; what each value must be is checked field by field.
+    """
+    todo, items = ([(doc, 1)] if isinstance(doc, (dict, list, tuple)) else []), 0
+    while todo:
+        value, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            fail(f"saved state nests arrays or objects more than {MAX_DEPTH} deep")
+        children = value.values() if isinstance(value, dict) else value
+        items += len(children)
+        if items > MAX_ITEMS:
+            fail(f"saved state holds more than {MAX_ITEMS} values")
+        todo.extend((v, depth + 1) for v in children if isinstance(v, (dict, list, tuple)))
