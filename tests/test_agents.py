@@ -29,8 +29,15 @@ def test_specs_parse_into_names_and_options():
     ("greedy", "unknown agent"), ("ismcts:seconds", "not key=value"), ("model", "needs a path"),
     ("ismcts:pool=3", "bad options"), ("ismcts:iterations=0,seconds=0", "budget"),
     ("ismcts:policy=greedy", "policy must be"), ("ismcts:horizon=game", "horizon must be"),
-    ("ismcts:opponents=random", "opponents must be"), ("ismcts:width=-1", "width >= 0"),
-    ("ismcts:depth=0", "depth >= 1"), ("ismcts:confidence=-1", "confidence >= 0"),
+    ("ismcts:opponents=random", "opponents must be"), ("ismcts:width=-1", "width must be an int from 0 to 1,000"),
+    ("ismcts:depth=0", "depth must be an int from 1"), ("ismcts:confidence=-1", "confidence must be a number from 0"),
+    ("ismcts:seconds=nan", "seconds must be a number from 0 to 3,600, got nan"),
+    ("ismcts:seconds=inf", "seconds must be a number from 0 to 3,600, got inf"),
+    ("ismcts:iterations=1e400", "iterations must be an int from 0 to 10,000,000, got inf"),
+    ("ismcts:iterations=0.5", "iterations must be an int from 0 to 10,000,000, got 0.5"),
+    ("ismcts:rounds=" + "9" * 30, "rounds must be an int from 1 to 1,000"),
+    ("ismcts:exploration=nan", "exploration must be a number from 0 to 100, got nan"),
+    ("ismcts:seconds=fast", "seconds must be a number from 0 to 3,600, got 'fast'"),
     ("model:/nonexistent.zip", "no model file"),
 ])
 def test_bad_specs_name_the_problem(spec, message):
