@@ -28,6 +28,7 @@ placements in ``benchmarks/search_accuracy.py regret``).
 from __future__ import annotations
 
 import math
+import numbers
 import time
 
 import numpy as np
@@ -44,6 +45,23 @@ POLICIES = ("random", "heuristic")
 HORIZONS = ("moves", "round")
 ROUND_ROLLOUT = 2000        # moves at most in a rollout to the end of the round
 ALL = object()              # a node's candidates when it is not narrowed: every legal move
+
+
+# Each numeric option: its type and range. Beyond them a search never ends (seconds=inf or nan)
+# or its numbers overflow the compiled rollouts.
+OPTIONS = {"iterations": (int, 0, 10**7), "seconds": (float, 0, 3600), "depth": (int, 1, 100), "width": (int, 0, 1000),
+           "exploration": (float, 0, 100), "rollout": (int, 0, 100_000), "rounds": (int, 1, 1000),
+           "confidence": (float, 0, 100)}
+
+
+def _check_numbers(**options) -> None:
+    """ConfigError naming the first option that is not a number of its type and range (nan and inf never are)."""
+    for name, value in options.items():
+        kind, low, high = OPTIONS[name]
+        number = isinstance(value, numbers.Integral) or (kind is float and isinstance(value, numbers.Real))
+        if isinstance(value, bool) or not number or not low <= value <= high:
+            raise ConfigError(f"ismcts: {name} must be {'an int' if kind is int else 'a number'} from {low} to "
+                              f"{high:,}, got {value!r}")
 
 
 class Node:
@@ -82,6 +100,8 @@ class ISMCTSAgent(Agent):
     - ``depth``: the decisions the tree branches on, the root's included (default 1);
       below the root, ``exploration`` (UCB constant, default 0.7) and ``guide``
       (``heuristic``, the default, expands the heuristic's move first; or ``none``).
+
+    Each number must lie in its range in ``OPTIONS`` (nan and infinities never do).
     """
 
     name = "ismcts"
@@ -91,11 +111,10 @@ class ISMCTSAgent(Agent):
                  guide: str = "heuristic", opponents: str = "heuristic", horizon: str = "round",
                  rounds: int = 2, confidence: float = 2.0):
         super().__init__(seed)
-        if iterations < 0 or seconds < 0 or not (iterations or seconds):
-            raise ConfigError("ismcts needs a budget: iterations > 0 and/or seconds > 0, neither negative")
-        if depth < 1 or rounds < 1 or width < 0 or rollout < 0 or exploration < 0 or confidence < 0:
-            raise ConfigError("ismcts: depth >= 1, rounds >= 1, width >= 0, rollout >= 0, exploration >= 0 and "
-                              "confidence >= 0 are needed")
+        _check_numbers(iterations=iterations, seconds=seconds, depth=depth, width=width, exploration=exploration,
+                       rollout=rollout, rounds=rounds, confidence=confidence)
+        if not (iterations or seconds):
+            raise ConfigError("ismcts needs a budget: iterations > 0 and/or seconds > 0")
         if policy not in POLICIES or guide not in ("none", "heuristic"):
             raise ConfigError(f"ismcts: policy must be one of {POLICIES} and guide 'none' or 'heuristic', "
                               f"got {policy!r} and {guide!r}")

@@ -11,14 +11,22 @@ advisor and gives the network the advised observation, so it needs each seat's v
 """
 from __future__ import annotations
 
+import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from tribune_env import files
 from tribune_env.advice import advise
 from tribune_env.errors import ConfigError
 
 from .base import Agent
+
+MAX_BYTES = 100 * 2**20       # a model file, and its members unpacked; the shipped model is 13.4 MB
+
+# The model files being loaded, outermost first: an advised model builds its advisor, maybe a model, inside.
+_loading: list[Path] = []
 
 
 class ModelAgent(Agent):
@@ -28,15 +36,15 @@ class ModelAgent(Agent):
 
     def __init__(self, seed=None, path: str | None = None, deterministic: bool = True, model=None):
         super().__init__(seed)
-        if model is None:
-            model = load_model(path)
-        self.model, self.path = model, path
+        self.path = path
         self.deterministic = deterministic in (True, 1, "true", "True")
         self.name = f"model:{Path(path).name}" if path else "model"
-        self.advisor = None
-        if getattr(model, "advisor", None):
-            from . import make_agent
-            self.advisor = make_agent(model.advisor, seed=seed)
+        with _loading_file(path):
+            self.model = load_model(path) if model is None else model
+            self.advisor = None
+            if getattr(self.model, "advisor", None):
+                from . import make_agent
+                self.advisor = make_agent(self.model.advisor, seed=seed)
 
     @property
     def needs_views(self) -> bool:
@@ -87,10 +95,45 @@ class ModelAgent(Agent):
         return np.where(masks, probs, 0.0)
 
 
-def load_model(path):
-    """Load a MaskablePPO .zip, checking it was trained on Tribune's spaces."""
+@contextmanager
+def _loading_file(path):
+    """Within: the model file at `path` is being loaded; the same file again inside (a model
+    advised by itself, maybe through others) is refused at once, not loaded until Python's
+    recursion limit."""
+    if path is None:
+        yield
+        return
+    key = Path(path).resolve()
+    if key in _loading:
+        chain = " -> ".join(str(p) for p in [*_loading[_loading.index(key):], key])
+        raise ConfigError(f"a model is its own advisor: {chain}")
+    _loading.append(key)
+    try:
+        yield
+    finally:
+        _loading.pop()
+
+
+def check_model_file(path) -> None:
+    """ConfigError for a model file that is missing, larger than MAX_BYTES or unpacks larger,
+    found before it is read."""
     if not path or not Path(path).is_file():
         raise ConfigError(f"no model file at {path!r}")
+    files.check_size(Path(path).stat().st_size, MAX_BYTES, f"model file {path}")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ConfigError(f"{path} is not a MaskablePPO model: {exc}") from None
+    files.check_size(unpacked, MAX_BYTES, f"model file {path} unpacked")
+
+
+def load_model(path):
+    """Load a MaskablePPO .zip, checking its size first and then that it was trained on Tribune's spaces.
+
+    The file holds pickled objects, and loading it runs their code: load only files you trust.
+    """
+    check_model_file(path)
     try:
         from sb3_contrib import MaskablePPO
     except ImportError:
@@ -99,9 +142,12 @@ def load_model(path):
         model = MaskablePPO.load(path, device="cpu")
     except Exception as exc:                      # a zip of another kind, or a corrupt file
         raise ConfigError(f"{path} is not a MaskablePPO model: {exc}") from None
+    advisor = getattr(model, "advisor", None)
+    if advisor is not None and not isinstance(advisor, str):
+        raise ConfigError(f"{path}: its advisor {advisor!r} is not an agent spec")
     from tribune_env import Game
     game = Game(2, seed=0, log=False)
-    size = game.obs_layout.size + (game.A.size if getattr(model, "advisor", None) else 0)
+    size = game.obs_layout.size + (game.A.size if advisor else 0)
     if model.observation_space.shape != (size,) or model.action_space.n != game.A.size:
         raise ConfigError(f"{path} was trained on other spaces: observation {model.observation_space.shape}, "
                           f"{model.action_space.n} actions (Tribune: {size}, {game.A.size})")

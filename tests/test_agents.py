@@ -1,4 +1,6 @@
 """The agent interface, the spec parser, IS-MCTS and trained-model agents."""
+import zipfile
+
 import numpy as np
 import pytest
 
@@ -29,8 +31,15 @@ def test_specs_parse_into_names_and_options():
     ("greedy", "unknown agent"), ("ismcts:seconds", "not key=value"), ("model", "needs a path"),
     ("ismcts:pool=3", "bad options"), ("ismcts:iterations=0,seconds=0", "budget"),
     ("ismcts:policy=greedy", "policy must be"), ("ismcts:horizon=game", "horizon must be"),
-    ("ismcts:opponents=random", "opponents must be"), ("ismcts:width=-1", "width >= 0"),
-    ("ismcts:depth=0", "depth >= 1"), ("ismcts:confidence=-1", "confidence >= 0"),
+    ("ismcts:opponents=random", "opponents must be"), ("ismcts:width=-1", "width must be an int from 0 to 1,000"),
+    ("ismcts:depth=0", "depth must be an int from 1"), ("ismcts:confidence=-1", "confidence must be a number from 0"),
+    ("ismcts:seconds=nan", "seconds must be a number from 0 to 3,600, got nan"),
+    ("ismcts:seconds=inf", "seconds must be a number from 0 to 3,600, got inf"),
+    ("ismcts:iterations=1e400", "iterations must be an int from 0 to 10,000,000, got inf"),
+    ("ismcts:iterations=0.5", "iterations must be an int from 0 to 10,000,000, got 0.5"),
+    ("ismcts:rounds=" + "9" * 30, "rounds must be an int from 1 to 1,000"),
+    ("ismcts:exploration=nan", "exploration must be a number from 0 to 100, got nan"),
+    ("ismcts:seconds=fast", "seconds must be a number from 0 to 3,600, got 'fast'"),
     ("model:/nonexistent.zip", "no model file"),
 ])
 def test_bad_specs_name_the_problem(spec, message):
@@ -171,6 +180,46 @@ def test_a_file_that_is_not_a_model_is_refused(tmp_path):
     bad.write_text("not a model")
     with pytest.raises(ConfigError, match="not a MaskablePPO model"):
         make_agent(f"model:{bad}")
+
+
+def test_a_model_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    from sb3_contrib import MaskablePPO
+    monkeypatch.setattr(MaskablePPO, "load", lambda *args, **kwargs: pytest.fail("the file was read"))
+    big = tmp_path / "big.zip"
+    with open(big, "wb") as file:
+        file.truncate(150 * 2**20)                      # sparse: no disk used
+    with pytest.raises(ConfigError, match="big.zip is larger than 100 MB"):
+        make_agent(f"model:{big}")
+    bomb = tmp_path / "bomb.zip"                      # small, but unpacks to more than 100 MB
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("data", "w", force_zip64=True) as member:
+            for _ in range(101):
+                member.write(bytes(2**20))
+    assert bomb.stat().st_size < 2**20
+    with pytest.raises(ConfigError, match="bomb.zip unpacked is larger than 100 MB"):
+        make_agent(f"model:{bomb}")
+
+
+def test_a_model_advised_by_itself_is_refused_at_the_first_repeat(tmp_path, monkeypatch):
+    """Its saved advisor spec names its own file: the file is loaded once, then refused."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    import agents.model
+    from tribune_env.advice import advised_space
+    game = Game(2, seed=0, log=False)
+    env = gym.Env()
+    env.observation_space = advised_space(gym.spaces.Box(0.0, np.inf, (game.obs_layout.size,)), game.A.size)
+    env.action_space = gym.spaces.Discrete(game.A.size)
+    path = tmp_path / "self.zip"
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [4]})
+    model.advisor = f"model:{tmp_path}/../{tmp_path.name}/self.zip"     # itself, by another name
+    model.save(path)
+    loads, load = [], agents.model.load_model
+    monkeypatch.setattr(agents.model, "load_model", lambda p: loads.append(p) or load(p))
+    with pytest.raises(ConfigError, match=f"a model is its own advisor: {path} -> {path}"):
+        make_agent(f"model:{path}")
+    assert loads == [str(path)]
 
 
 def test_agent_base_class_requires_act():

@@ -3,6 +3,7 @@ the log without the other players' secrets, and `tribune play` fed scripted inpu
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import numpy as np
@@ -119,6 +120,17 @@ def test_play_a_whole_game_with_bad_lines_in_the_input(tmp_path):
     replay = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
     assert replay.exit_code == 0 and "The replay ends as recorded" in replay.output
     assert "player_1: human" in replay.output
+
+
+def test_play_adds_its_game_to_a_records_file_and_keeps_those_there(tmp_path):
+    saved = tmp_path / "mine.jsonl"
+    for seed in ("1", "2"):
+        result = play(["--players", "2", "--seed", seed, "--round-limit", "1", "--record", str(saved)], "1\n" * 3000)
+        assert result.exit_code == 0 and f"added the game to {saved}" in result.output
+    lines = saved.read_text().splitlines()
+    assert [json.loads(line)["config"]["seed"] for line in lines] == [1, 2]
+    replay = CliRunner().invoke(main, ["replay", str(saved), "--game", "1", "--auto"])
+    assert replay.exit_code == 0 and "The replay ends as recorded" in replay.output
 
 
 def test_play_stops_cleanly_at_the_end_of_input():

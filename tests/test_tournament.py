@@ -3,6 +3,7 @@ records that replay exactly, and the `tribune tournament` / `tribune replay` com
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 
 import numpy as np
@@ -15,8 +16,9 @@ from agents import Agent
 from training import records
 from training import tournament as t
 from training.games import ending
+from training.processes import parallel_map
 from training.stats import ratings, wilson
-from tribune_env import Game, IllegalActionError
+from tribune_env import ConfigError, Game, IllegalActionError, StateFormatError
 from tribune_env.cli import main
 
 SHORT = {"num_players": 3, "victory_card": None, "point_variant": False, "round_limit": 4}
@@ -53,6 +55,13 @@ def reproducible(summary: dict) -> dict:
 def tournament(specs, games=6, seed=0, workers=1, settings=SHORT, **kw):
     results = t.run(specs, games, seed, settings, workers, **kw)
     return results, t.summarize(results, specs, seed, settings)
+
+
+def recorded(specs, games=3):
+    """The records of a short tournament, as the games came in."""
+    kept = []
+    tournament(specs, games=games, on_record=kept.append)
+    return kept
 
 
 # ----------------------------------------------------------------- statistics
@@ -111,7 +120,7 @@ def test_ending_counts_wins_ranks_and_objectives():
 
 # ----------------------------------------------------------------- scheduling and fairness
 def test_every_deal_is_played_in_every_rotation():
-    jobs = t.schedule(3, 7, seed=5)                     # rounded up to whole deals
+    jobs = list(t.schedule(3, 7, seed=5))               # rounded up to whole deals
     assert len(jobs) == 9 and [j.index for j in jobs] == list(range(9))
     for deal in range(3):
         block = [j for j in jobs if j.deal == deal]
@@ -119,7 +128,31 @@ def test_every_deal_is_played_in_every_rotation():
         for entrant in range(3):                        # each entrant in each seat once per deal
             assert sorted(j.seating.index(entrant) for j in block) == [0, 1, 2]
     assert len({j.seed for j in jobs}) == 3
-    assert t.schedule(3, 7, seed=5) == jobs and t.schedule(3, 7, seed=6)[0].seed != jobs[0].seed
+    assert list(t.schedule(3, 7, seed=5)) == jobs and next(t.schedule(3, 7, seed=6)).seed != jobs[0].seed
+
+
+def test_the_schedule_is_made_as_the_games_are_played():
+    """A trillion games are scheduled one at a time, not built whole before the first game."""
+    first = list(itertools.islice(t.schedule(2, 10**12, seed=0), 3))
+    assert [(j.index, j.deal, j.rotation) for j in first] == [(0, 0, 0), (1, 0, 1), (2, 1, 0)]
+
+
+def test_worker_processes_take_jobs_a_few_at_a_time():
+    taken = []
+
+    def jobs():
+        for number in range(1000):
+            taken.append(number)
+            yield -number
+
+    results = parallel_map(abs, jobs(), workers=2)
+    assert next(results) == 0 and len(taken) <= 2 * 2 + 1
+    results.close()
+
+
+def test_a_tournament_too_long_to_summarise_is_refused():
+    with pytest.raises(ConfigError, match="at most 100,000 games"):
+        t.run(["random", "random"], 10**9, 0, {**SHORT, "num_players": 2})
 
 
 def test_seats_are_shared_equally_and_identical_agents_score_identically():
@@ -169,9 +202,12 @@ def test_an_illegal_action_is_reported_with_the_agent():
 @pytest.mark.parametrize("card", [None, "cursus-honorum"])
 def test_records_replay_to_the_same_final_state(card):
     settings = {**SHORT, "victory_card": card}
-    results, _ = tournament(["first", "random", "random"], settings=settings, keep_records=True)
-    for result in results:
-        record = json.loads(json.dumps(result["record"]))           # as read back from a file
+    kept = []
+    results, _ = tournament(["first", "random", "random"], settings=settings, on_record=kept.append)
+    assert len(kept) == len(results) and all("record" not in result for result in results)
+    for result, record in zip(results, kept):
+        record = json.loads(json.dumps(record))                     # as read back from a file
+        assert record["game"] == result["game"]
         assert record["config"]["victory_card_drawn"] == (card is None)
         for game, step, _ in records.replay(record):
             pass
@@ -207,6 +243,11 @@ def test_tournament_command_writes_every_output(tmp_path):
     (["random", "random:speed=2"], "bad options for agent 'random'"),
     (["random", "random", "--victory-card", "quinque-viri"], "not for 2 players"),
     (["random", "illegal", "--games", "2", "--round-limit", "2", "--workers", "1"], "agent '#1 illegal'"),
+    (["random", "random", "--games", "1000000000"], "1<=x<=100000"),
+    (["random", "random", "--workers", "100000"], "1<=x<=64"),
+    (["random", "random", "--seed", str(2**32)], "0<=x<=4294967295"),
+    (["random", "random", "--round-limit", str(2**63)], "1<=x<=1000"),
+    (["random", "ismcts:seconds=nan"], "ismcts: seconds must be a number from 0 to 3,600, got nan"),
 ])
 def test_tournament_command_rejects_bad_input(args, message):
     result = CliRunner().invoke(main, ["tournament", *args])
@@ -215,9 +256,8 @@ def test_tournament_command_rejects_bad_input(args, message):
 
 
 def test_replay_waits_for_enter_and_stops_on_q(tmp_path):
-    results, _ = tournament(["random", "random", "random"], games=3, keep_records=True)
     saved = tmp_path / "games.jsonl"
-    records.write(saved, [r["record"] for r in results])
+    records.write(saved, recorded(["random", "random", "random"]))
     result = CliRunner().invoke(main, ["replay", str(saved), "--game", "1"], input="\n\nq\n")
     assert result.exit_code == 0, result.output
     assert "--- step 2 of" in result.output and "--- step 3 of" not in result.output
@@ -225,8 +265,7 @@ def test_replay_waits_for_enter_and_stops_on_q(tmp_path):
 
 
 def test_replay_detects_a_record_that_does_not_end_as_stored(tmp_path):
-    results, _ = tournament(["random", "random", "random"], games=3, keep_records=True)
-    record = results[0]["record"]
+    record = recorded(["random", "random", "random"])[0]
     record["outcome"]["scores"][0] += 1
     saved = tmp_path / "games.jsonl"
     records.write(saved, [record])
@@ -236,6 +275,9 @@ def test_replay_detects_a_record_that_does_not_end_as_stored(tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     ("not json\n", "line 1: not JSON"),
+    ("[" * 100_000 + "]" * 100_000 + "\n", "line 1: nested more than 32 levels deep"),
+    (b'{"format": "tribune-record\xff"}\n', "line 1 is not UTF-8 text (byte 0xff at offset 26)"),
+    ("1" * 5000 + "\n", "line 1: not JSON (Exceeds the limit (4300 digits)"),
     ('{"format": "something else"}\n', "not a 'tribune-record' record"),
     ('{"format": "tribune-record", "version": 9}\n', "record version 9"),
     ('{"format": "tribune-record", "version": 1, "config": {}, "agents": [], "actions": 3, "outcome": {}}\n',
@@ -246,17 +288,50 @@ def test_replay_detects_a_record_that_does_not_end_as_stored(tmp_path):
 ])
 def test_replay_reports_bad_files_clearly(tmp_path, content, message):
     saved = tmp_path / "bad.jsonl"
-    saved.write_text(content)
+    saved.write_bytes(content if isinstance(content, bytes) else content.encode())
     result = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
     assert result.exit_code == 1 and message in result.output
     assert isinstance(result.exception, SystemExit)
 
 
 def test_replay_reports_an_unplayable_action(tmp_path):
-    results, _ = tournament(["random", "random", "random"], games=3, keep_records=True)
-    record = results[0]["record"]
+    record = recorded(["random", "random", "random"])[0]
     record["actions"][5] = 9999
     saved = tmp_path / "games.jsonl"
     records.write(saved, [record])
     result = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
     assert result.exit_code == 1 and "step 6 of the record cannot be played" in result.output
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("seed", -1, "seed must be an int from 0 to 4294967295, got -1"),
+    ("seed", 2**64, "seed must be an int from 0 to 4294967295"),
+    ("round_limit", 2**63, "round_limit must be an int from 1 to 1000, got 9223372036854775808"),
+    ("round_limit", "50", "round_limit must be an int from 1 to 1000, got '50'"),
+    ("point_variant", "no", "point_variant must be bool, got 'no'"),
+])
+def test_replay_refuses_a_record_config_out_of_range(tmp_path, key, value, message):
+    record = recorded(["random", "random", "random"])[0]
+    record["config"][key] = value
+    saved = tmp_path / "games.jsonl"
+    records.write(saved, [record])
+    result = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
+    assert result.exit_code == 1 and f"record config: {message}" in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_replay_refuses_a_line_too_long_without_reading_it_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(records, "MAX_LINE", 100)
+    saved = tmp_path / "games.jsonl"
+    saved.write_text("x" * 50 + "\n" + "y" * 101)
+    with pytest.raises(StateFormatError, match="line 2 is larger than"):
+        records.read(saved, 5)
+
+
+def test_each_record_is_handed_on_as_its_game_ends(monkeypatch):
+    """Records are written as the games end, not held until the tournament's end."""
+    events, play_job = [], t.play_job
+    monkeypatch.setattr(t, "play_job", lambda job, **kw: events.append("play") or play_job(job, **kw))
+    tournament(["random", "random"], games=2, settings={**SHORT, "num_players": 2},
+               on_record=lambda record: events.append("record"))
+    assert events == ["play", "record", "play", "record"]

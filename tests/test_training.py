@@ -179,6 +179,39 @@ def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path)
     assert configs.read(out / "config.toml").steps == 768
 
 
+@pytest.mark.parametrize("snapshot", ["../../elsewhere/step_1.zip", "/tmp/step_1.zip", "snapshots/link.zip"])
+def test_a_resumed_run_loads_no_snapshot_outside_its_directory(run, tmp_path, snapshot):
+    """state.json may name only files of the run: a model file runs code when loaded."""
+    import shutil
+
+    from training.selfplay import Trainer
+    out = tmp_path / "run"
+    shutil.copytree(run[0], out)
+    (out / "snapshots" / "link.zip").symlink_to(out / ".." / "elsewhere.zip")
+    state = json.loads((out / "state.json").read_text())
+    state["snapshots"].append(snapshot)
+    (out / "state.json").write_text(json.dumps(state))
+    with pytest.raises(ConfigError, match=f"snapshot '{snapshot}' lies outside the run's directory"):
+        Trainer(configs.read(out / "config.toml"), out, resume=True)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("[" * 100_000, "nested more than 32 levels deep"),
+    ('{"steps": -1, "segments": 0, "seconds": 1.0, "snapshots": [], "best": null}', "steps is missing or malformed"),
+    ('{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [3], "best": null}', "snapshots is missing"),
+    ('{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [], "best": {"steps": 1}}', "best is missing"),
+])
+def test_a_bad_run_state_is_refused_naming_the_problem(run, tmp_path, text, problem):
+    import shutil
+
+    from training.selfplay import Trainer
+    out = tmp_path / "run"
+    shutil.copytree(run[0], out)
+    (out / "state.json").write_text(text)
+    with pytest.raises(ConfigError, match=problem):
+        Trainer(configs.read(out / "config.toml"), out, resume=True)
+
+
 def test_evaluate_reports_win_rates_with_intervals(run, tmp_path):
     out, _ = run
     result = CliRunner().invoke(main, ["evaluate", str(out / "model.zip"), "--opponents", "random,heuristic",
@@ -222,19 +255,44 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
     ("stepz = 10", "unknown setting(s) stepz"),
     ("steps = '10'", "steps must be int"),
     ("reward = 'points'", "reward must be one of"),
-    ("baselines = 'heuristic=0'", "needs a spec and a positive weight"),
+    ("baselines = 'heuristic=0'", "needs a spec and a positive finite weight"),
     ("baselines = 'heuristic'", "is not spec=weight"),
     ("net_arch = '64,x'", "net_arch '64,x'"),
     ("baselines = 'heurstic=1'", "unknown agent 'heurstic'"),
     ("eval_opponents = 'random,ismcts:depth'", "not key=value"),
     ("advisor = 'heuristik'", "unknown agent 'heuristik'"),
     ("players = ", "not valid TOML"),
+    ("a = " + "[" * 100_000 + "]" * 100_000, "nested more than 32 levels deep"),
+    ('net_arch = "[[[["  # [[[[\nplayers = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+     "nested more than 32 levels deep"),
+    (b"seed = 1  # \xff", "is not UTF-8 text (byte 0xff at offset 12)"),
+    ("seed = -1", "seed must be 0 to 4,294,967,295, got -1"),
+    (f"eval_every = {2**63}", "eval_every must be 0 to 10,000,000,000, got 9223372036854775808"),
+    (f"checkpoint_every = {2**63}", "checkpoint_every must be 1 to 10,000,000,000"),
+    (f"learning_rate = {10**400}", "learning_rate is out of range"),
+    ("learning_rate = nan", "learning_rate must be above 0 up to 1, got nan"),
+    ("learning_rate = inf", "learning_rate must be above 0 up to 1, got inf"),
+    ("snapshot_weight = inf", "snapshot_weight must be above 0 up to 1,000,000, got inf"),
+    ("gamma = nan", "gamma must be 0 to 1, got nan"),
+    ("num_envs = 100000000", "num_envs must be 1 to 1,024"),
+    ("workers = 100000", "workers must be 0 to 64"),
+    ("imitation_games = 1000000", "imitation_games must be 0 to 10,000"),
+    ("eval_games = 1000000000", "eval_games must be 1 to 100,000"),
+    ("num_envs = 1024\nn_steps = 1024", "n_steps x num_envs must be at most 65,536"),
+    ("net_arch = '100000'", "net_arch '100000' must have 1 to 4 layers of at most 512"),
+    ("net_arch = '8,8,8,8,8'", "must have 1 to 4 layers"),
+    ("baselines = 'heuristic=inf'", "needs a spec and a positive finite weight"),
 ])
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):
     path = tmp_path / "bad.toml"
-    path.write_text(text)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
     with pytest.raises(ConfigError, match=problem.replace("(", r"\(").replace(")", r"\)")):
         configs.read(path)
+
+
+def test_a_config_file_too_large_is_refused_unread():
+    with pytest.raises(ConfigError, match="/dev/zero is larger than 1 MB"):
+        configs.read("/dev/zero")
 
 
 def test_a_bad_flag_value_is_a_usage_error(tmp_path):

@@ -13,24 +13,31 @@ from pathlib import Path
 
 import click
 
+from tribune_env.cli import SEED, WORKERS, loads_models, output
+
 from . import config as configs
+from .limits import MAX_GAMES
 
 
 def _setting_flags(command):
     """One --flag per TrainConfig field, with None meaning 'not given'."""
     for f in reversed(fields(configs.TrainConfig)):
         kind = {int: click.INT, float: click.FLOAT, str: click.STRING}[type(f.default)]
+        bounds = f"{f.metadata['range']}; " if f.metadata["range"] else ""
         command = click.option(f"--{f.name.replace('_', '-')}", f.name, type=kind, default=None,
-                               help=f"{f.metadata['help']} [default: {f.default}]")(command)
+                               help=f"{f.metadata['help']} [{bounds}default: {f.default}]")(command)
     return command
 
 
+@loads_models
 @click.command()
 @click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
               help="A TOML file of settings (see configs/).")
 @click.option("--out", type=click.Path(file_okay=False), default="runs/latest", show_default=True,
+              callback=output(directory=True),
               help="The run's directory: checkpoints, snapshots, logs, models and plots.")
-@click.option("--resume", is_flag=True, help="Continue the run in --out from its last checkpoint.")
+@click.option("--resume", is_flag=True, help="Continue the run in --out from its last checkpoint (the files "
+                                             "it names must lie in --out).")
 @_setting_flags
 def train(config_file, out, resume, **flags):
     """Self-play training with MaskablePPO against a pool of baselines and earlier snapshots.
@@ -56,8 +63,7 @@ def train(config_file, out, resume, **flags):
         config = configs.from_dict(given, base, source="flags")
         click.echo(f"training {config.players}-player self-play for {config.steps:,} steps into {out}")
         result = selfplay.train(config, out, resume=resume, echo=click.echo)
-    files = result["files"]
-    state = json.loads(files.state.read_text())
+    files, state = result["files"], result["state"]
     best = state["best"]
     click.echo(f"\ntrained {state['steps']:,} steps in {state['seconds'] / 60:.1f} minutes")
     click.echo(f"best model: {files.best} (step {best['steps']:,}); its evaluation:")
@@ -67,17 +73,19 @@ def train(config_file, out, resume, **flags):
                f"{files.root}/progress.csv, {files.tensorboard}/")
 
 
+@loads_models
 @click.command()
 @click.argument("model", type=click.Path(exists=True, dir_okay=False))
 @click.option("--opponents", default="random,heuristic", show_default=True,
               help="Agent specs to play against, comma-separated; each is evaluated separately.")
 @click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
               help="Players per game: the model in one seat, the opponent in all others.")
-@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True,
               help="Games per opponent, rounded up to whole deals (one per seat rotation).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), help="Processes [default: the number of CPUs].")
-@click.option("--out", type=click.Path(file_okay=False), help="Write evaluation.json and evaluation.png here.")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--workers", type=WORKERS, help="Processes [default: the number of CPUs].")
+@click.option("--out", type=click.Path(file_okay=False), callback=output(directory=True),
+              help="Write evaluation.json and evaluation.png here.")
 def evaluate(model, opponents, players, games, seed, workers, out):
     """Play a trained model (a MaskablePPO .zip) against baseline agents: win rates with 95% intervals."""
     from agents import make_agent, split_specs

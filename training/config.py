@@ -9,71 +9,94 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
+import math
 from dataclasses import dataclass, field, fields
 
+from tribune_env import files
 from tribune_env.errors import ConfigError
 from tribune_env.rewards import SCHEMES
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:                                   # Python 3.10: the same parser, from PyPI
-    import tomli as tomllib
+from .limits import MAX_GAMES, MAX_SEED, MAX_WORKERS
+
+MAX_BYTES = 2**20             # a config file: a few hundred bytes
+MAX_ROLLOUT = 65_536          # n_steps x num_envs: the rollout is held in memory, about 8 KB a step
+MAX_LAYERS, MAX_WIDTH = 4, 512
+MAX_STEPS = 10**10
+
+
+@dataclass(frozen=True)
+class Range:
+    """The values a numeric setting may take: `low` to `high`, `low` itself excluded when `above`.
+
+    NaN and infinities fall outside every range.
+    """
+
+    low: float
+    high: float
+    above: bool = False
+
+    def __contains__(self, value) -> bool:
+        return (value > self.low if self.above else value >= self.low) and value <= self.high
+
+    def __str__(self) -> str:
+        return f"above {self.low:,} up to {self.high:,}" if self.above else f"{self.low:,} to {self.high:,}"
+
+
+def setting(default, help: str, bounds: Range | None = None):
+    """A field: its default, its flag's help and, for a number, its range."""
+    return field(default=default, metadata={"help": help, "range": bounds})
 
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """What a self-play run does; ``help`` in each field's metadata is the flag's help text."""
+    """What a self-play run does; ``help`` in each field's metadata is the flag's help text, ``range``
+    the values a number may take."""
 
-    players: int = field(default=2, metadata={"help": "Players per game, 2 to 5."})
-    steps: int = field(default=200_000, metadata={"help": "Learner decisions to train for (environment steps)."})
-    num_envs: int = field(default=32, metadata={"help": "Games played side by side."})
-    seed: int = field(default=0, metadata={"help": "Seed of the games, the network and the opponent draws."})
-    reward: str = field(default="win", metadata={"help": f"Final reward scheme: {', '.join(SCHEMES)}."})
-    baselines: str = field(default="random=1,heuristic=2", metadata={
-        "help": "Baseline agents in the opponent pool, as spec=weight pairs (comma-separated)."})
-    snapshot_every: int = field(default=50_000, metadata={
-        "help": "Steps between snapshots of the learner added to the opponent pool (0: none)."})
-    snapshot_weight: float = field(default=1.0, metadata={"help": "Pool weight of each snapshot."})
-    imitation_games: int = field(default=0, metadata={
-        "help": "Heuristic self-play games whose decisions the network imitates before PPO (0: none)."})
-    imitation_epochs: int = field(default=6, metadata={"help": "Passes over the imitation data."})
-    advisor: str = field(default="", metadata={
-        "help": "Agent spec whose move is appended to the learner's observations, e.g. heuristic ('': none)."})
-    eval_every: int = field(default=50_000, metadata={"help": "Steps between evaluations (0: only at the end)."})
-    eval_games: int = field(default=100, metadata={"help": "Games per evaluation opponent."})
-    eval_opponents: str = field(default="random,heuristic", metadata={
-        "help": "Agent specs evaluated against, comma-separated; the last one picks the best model."})
-    checkpoint_every: int = field(default=50_000, metadata={"help": "Steps between checkpoints."})
-    net_arch: str = field(default="256,256", metadata={"help": "Hidden layer sizes of policy and value nets."})
-    learning_rate: float = field(default=3e-4, metadata={"help": "Adam step size."})
-    n_steps: int = field(default=128, metadata={"help": "Steps per game slot in each rollout."})
-    batch_size: int = field(default=1024, metadata={"help": "Minibatch size of the PPO update."})
-    n_epochs: int = field(default=4, metadata={"help": "Passes over each rollout."})
-    gamma: float = field(default=1.0, metadata={"help": "Discount; the only reward is at the end of a game."})
-    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda."})
-    clip_range: float = field(default=0.1, metadata={"help": "PPO clipping."})
-    ent_coef: float = field(default=0.003, metadata={"help": "Entropy bonus."})
-    workers: int = field(default=0, metadata={"help": "Processes for the learner's games, imitation and evaluation (0: the number of CPUs)."})
+    players: int = setting(2, "Players per game.", Range(2, 5))
+    steps: int = setting(200_000, "Learner decisions to train for (environment steps).", Range(1, MAX_STEPS))
+    num_envs: int = setting(32, "Games played side by side.", Range(1, 1024))
+    seed: int = setting(0, "Seed of the games, the network and the opponent draws.", Range(0, MAX_SEED))
+    reward: str = setting("win", f"Final reward scheme: {', '.join(SCHEMES)}.")
+    baselines: str = setting("random=1,heuristic=2",
+                             "Baseline agents in the opponent pool, as spec=weight pairs (comma-separated).")
+    snapshot_every: int = setting(50_000, "Steps between snapshots of the learner added to the opponent pool "
+                                          "(0: none).", Range(0, MAX_STEPS))
+    snapshot_weight: float = setting(1.0, "Pool weight of each snapshot.", Range(0, 10**6, above=True))
+    imitation_games: int = setting(0, "Heuristic self-play games whose decisions the network imitates before PPO "
+                                      "(0: none; their decisions are held in memory, about 1 MB a 2-player game).",
+                                  Range(0, 10_000))
+    imitation_epochs: int = setting(6, "Passes over the imitation data.", Range(1, 1000))
+    advisor: str = setting("", "Agent spec whose move is appended to the learner's observations, e.g. heuristic "
+                               "('': none).")
+    eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
+    eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
+    eval_opponents: str = setting("random,heuristic", "Agent specs evaluated against, comma-separated; the last "
+                                                      "one picks the best model.")
+    checkpoint_every: int = setting(50_000, "Steps between checkpoints.", Range(1, MAX_STEPS))
+    net_arch: str = setting("256,256", f"Hidden layer sizes of policy and value nets, 1 to {MAX_LAYERS} layers of "
+                                       f"1 to {MAX_WIDTH}.")
+    learning_rate: float = setting(3e-4, "Adam step size.", Range(0, 1, above=True))
+    n_steps: int = setting(128, f"Steps per game slot in each rollout (n_steps x num_envs at most {MAX_ROLLOUT:,}).",
+                           Range(1, MAX_ROLLOUT))
+    batch_size: int = setting(1024, "Minibatch size of the PPO update.", Range(2, MAX_ROLLOUT))
+    n_epochs: int = setting(4, "Passes over each rollout.", Range(1, 1000))
+    gamma: float = setting(1.0, "Discount; the only reward is at the end of a game.", Range(0, 1))
+    gae_lambda: float = setting(0.95, "GAE lambda.", Range(0, 1))
+    clip_range: float = setting(0.1, "PPO clipping.", Range(0, 1, above=True))
+    ent_coef: float = setting(0.003, "Entropy bonus.", Range(0, 1))
+    workers: int = setting(0, "Processes for the learner's games, imitation and evaluation (0: the number of "
+                              "CPUs).", Range(0, MAX_WORKERS))
 
     def __post_init__(self):
-        checks = [
-            (2 <= self.players <= 5, "players must be 2 to 5"),
-            (self.steps > 0 and self.num_envs > 0, "steps and num_envs must be positive"),
-            (self.reward in SCHEMES, f"reward must be one of {SCHEMES}"),
-            (min(self.snapshot_every, self.eval_every, self.imitation_games, self.workers) >= 0,
-             "snapshot_every, eval_every, imitation_games and workers must not be negative"),
-            (self.checkpoint_every > 0 and self.eval_games > 0, "checkpoint_every and eval_games must be positive"),
-            (self.snapshot_weight > 0, "snapshot_weight must be positive"),
-            (self.n_steps > 0 and self.batch_size > 1 and self.n_epochs > 0 and self.imitation_epochs > 0,
-             "n_steps, n_epochs, imitation_epochs must be positive and batch_size above 1"),
-            (self.learning_rate > 0 and 0 <= self.gamma <= 1 and 0 <= self.gae_lambda <= 1,
-             "learning_rate must be positive, gamma and gae_lambda in [0, 1]"),
-            (self.clip_range > 0 and self.ent_coef >= 0, "clip_range must be positive, ent_coef not negative"),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise ConfigError(f"bad training config: {message}")
+        for f in fields(self):
+            bounds = f.metadata["range"]
+            if bounds is not None and getattr(self, f.name) not in bounds:
+                raise ConfigError(f"bad training config: {f.name} must be {bounds}, got {getattr(self, f.name)!r}")
+        if self.reward not in SCHEMES:
+            raise ConfigError(f"bad training config: reward must be one of {SCHEMES}")
+        if self.n_steps * self.num_envs > MAX_ROLLOUT:
+            raise ConfigError(f"bad training config: n_steps x num_envs must be at most {MAX_ROLLOUT:,} "
+                              f"(the rollout is held in memory), got {self.n_steps * self.num_envs:,}")
         self.layers()
         from agents import parse_spec  # agent names are checked now, models when loaded
         for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + ([self.advisor] if self.advisor else []):
@@ -88,6 +111,9 @@ class TrainConfig:
             sizes = []
         if not sizes or min(sizes) < 1:
             raise ConfigError(f"bad training config: net_arch {self.net_arch!r} is not sizes like '256,256'")
+        if len(sizes) > MAX_LAYERS or max(sizes) > MAX_WIDTH:
+            raise ConfigError(f"bad training config: net_arch {self.net_arch!r} must have 1 to {MAX_LAYERS} "
+                              f"layers of at most {MAX_WIDTH}")
         return sizes
 
     def pool(self) -> list[tuple[str, float]]:
@@ -99,8 +125,8 @@ class TrainConfig:
                 members.append((spec, float(weight)))
             except ValueError:
                 raise ConfigError(f"bad training config: baseline {item!r} is not spec=weight") from None
-            if not spec or not float(weight) > 0:
-                raise ConfigError(f"bad training config: baseline {item!r} needs a spec and a positive weight")
+            if not spec or not 0 < float(weight) < math.inf:
+                raise ConfigError(f"bad training config: baseline {item!r} needs a spec and a positive finite weight")
         if not members:
             raise ConfigError("bad training config: the opponent pool needs at least one baseline")
         return members
@@ -125,25 +151,24 @@ def from_dict(values: dict, base: TrainConfig | None = None, source: str = "conf
     if unknown:
         raise ConfigError(f"{source}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(NAMES))}")
     base = base or TrainConfig()
-    types = {f.name: type(f.default) for f in fields(TrainConfig)}
-    for name, value in values.items():
-        want = types[name]
-        ok = isinstance(value, want) or (want is float and isinstance(value, int))
-        if not ok or isinstance(value, bool):
-            raise ConfigError(f"{source}: {name} must be {want.__name__}, got {value!r}")
-    return base.replace(**{k: types[k](v) for k, v in values.items()})
+    return base.replace(**{name: _typed(name, value, source) for name, value in values.items()})
+
+
+def _typed(name: str, value, source: str):
+    """`value` as the setting's type (an int is a float too); ConfigError if it is not one."""
+    want = type(TrainConfig.__dataclass_fields__[name].default)
+    ok = isinstance(value, want) or (want is float and isinstance(value, int))
+    if not ok or isinstance(value, bool):
+        raise ConfigError(f"{source}: {name} must be {want.__name__}, got {value!r}")
+    try:
+        return want(value)
+    except OverflowError:                       # an int beyond any float
+        raise ConfigError(f"{source}: {name} is out of range") from None
 
 
 def read(path) -> TrainConfig:
     """A config file (TOML) on top of the defaults."""
-    try:
-        with open(path, "rb") as file:
-            values = tomllib.load(file)
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config {path} is not valid TOML: {exc}") from None
-    return from_dict(values, source=str(path))
+    return from_dict(files.read_toml(path, MAX_BYTES), source=str(path))
 
 
 def write(config: TrainConfig, path) -> None:

@@ -8,12 +8,20 @@ given, for the same deal to follow). ``outcome`` is what the replay must reach.
 from __future__ import annotations
 
 import json
+import os
+from contextlib import contextmanager
 from pathlib import Path
 
-from tribune_env import Game, IllegalActionError, StateFormatError, VictoryCard
+from tribune_env import Game, IllegalActionError, StateFormatError, VictoryCard, files
+
+from .limits import MAX_ROUND_LIMIT, MAX_SEED
 
 FORMAT, VERSION = "tribune-record", 1
 FIELDS = {"config": dict, "agents": list, "actions": list, "outcome": dict}
+CONFIG = {"num_players": int, "seed": range(MAX_SEED + 1), "round_limit": range(1, MAX_ROUND_LIMIT + 1),
+          "point_variant": bool, "auto_forced": bool, "victory_card_drawn": bool,
+          "victory_card": object}          # any value: None or what VictoryCard.from_dict accepts
+MAX_LINE = 16 * 2**20      # bytes in one record; a game's record is some kilobytes
 
 
 def outcome(game: Game) -> dict:
@@ -30,31 +38,53 @@ def make(final: Game, seed: int, drawn: bool, agents: list, actions: list, **ext
             "agents": list(agents), "actions": list(actions), "outcome": outcome(final)}
 
 
-def write(path, records) -> None:
-    """Records, one JSON line each, to `path` (its directory made if needed)."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as f:
-        f.writelines(json.dumps(record, separators=(",", ":")) + "\n" for record in records)
+@contextmanager
+def writer(path, append: bool = False):
+    """A function adding one record to `path` as a JSON line, each line written as its game ends
+    (the directory made if needed); with `append` the records already there are kept."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a" if append else "w") as f:
+        if append and path.is_file() and not _ends_a_line(path):
+            f.write("\n")
+        yield lambda record: f.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+def _ends_a_line(path: Path) -> bool:
+    """Whether the file is empty or ends with a newline, so that a record appended starts its own line."""
+    with open(path, "rb") as f:
+        if f.seek(0, os.SEEK_END) == 0:
+            return True
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
+
+
+def write(path, records, append: bool = False) -> None:
+    """Records, one JSON line each, to `path`; see :func:`writer`."""
+    with writer(path, append) as add:
+        for record in records:
+            add(record)
 
 
 def read(path, index: int) -> dict:
     """Game `index` (0-based, counting non-blank lines) of a records file; StateFormatError if malformed."""
     count = 0
-    with open(path, errors="replace") as f:           # a binary file fails as "not JSON"
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            if count == index:
-                return _check(line, f"{path}, line {number}")
-            count += 1
+    try:
+        with open(path, "rb") as f:
+            for number, line in enumerate(iter(lambda: f.readline(MAX_LINE + 1), b""), 1):
+                files.check_size(len(line.rstrip(b"\r\n")), MAX_LINE, f"{path}, line {number}", StateFormatError)
+                if not line.strip():
+                    continue
+                if count == index:
+                    return _check(line, f"{path}, line {number}")
+                count += 1
+    except OSError as exc:
+        raise StateFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
     raise StateFormatError(f"{path} holds {count} game record(s); there is no game {index}")
 
 
-def _check(line: str, where: str) -> dict:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise StateFormatError(f"{where}: not JSON ({exc})") from None
+def _check(line: bytes, where: str) -> dict:
+    record = files.parse_json(files.decode(line, where, StateFormatError), where, StateFormatError)
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise StateFormatError(f"{where}: not a {FORMAT!r} record")
     if record.get("version") != VERSION:
@@ -68,13 +98,25 @@ def _check(line: str, where: str) -> dict:
 
 def build(config: dict) -> Game:
     """The game a record's config describes, at its start, keeping its log for the replay."""
-    try:
-        card = None if config["victory_card_drawn"] or config["victory_card"] is None \
-            else VictoryCard.from_dict(config["victory_card"])
-        return Game(config["num_players"], card, point_variant=config["point_variant"], seed=config["seed"],
-                    round_limit=config["round_limit"], auto_forced=config["auto_forced"])
-    except (KeyError, TypeError) as exc:
-        raise StateFormatError(f"record config is missing or has a wrong {exc}") from None
+    _check_config(config)
+    card = None if config["victory_card_drawn"] or config["victory_card"] is None \
+        else VictoryCard.from_dict(config["victory_card"])
+    return Game(config["num_players"], card, point_variant=config["point_variant"], seed=config["seed"],
+                round_limit=config["round_limit"], auto_forced=config["auto_forced"])
+
+
+def _check_config(config: dict) -> None:
+    """The config's settings have their types and ranges (the engine checks the rest)."""
+    for key, kind in CONFIG.items():
+        if key not in config:
+            raise StateFormatError(f"record config is missing {key!r}")
+        value = config[key]
+        if isinstance(kind, range):
+            if isinstance(value, bool) or not isinstance(value, int) or value not in kind:
+                raise StateFormatError(f"record config: {key} must be an int from {kind.start} to "
+                                       f"{kind.stop - 1}, got {value!r}")
+        elif not isinstance(value, kind):
+            raise StateFormatError(f"record config: {key} must be {kind.__name__}, got {value!r}")
 
 
 def replay(record: dict):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import shutil
 import time
 from dataclasses import dataclass
@@ -30,7 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tribune_env import OpponentPool, ShardedVectorEnv, VectorEnv
+from agents.model import check_model_file
+from tribune_env import OpponentPool, ShardedVectorEnv, VectorEnv, files
 from tribune_env.errors import ConfigError
 
 from . import config as configs
@@ -42,6 +44,23 @@ RUN_FILES = {"config": "config.toml", "state": "state.json", "checkpoint": "chec
              "snapshots": "snapshots", "best": "best_model.zip", "final": "model.zip",
              "training": "training.csv", "evaluations": "evaluations.csv", "imitation": "imitation.csv",
              "curve": "learning_curve.png", "tensorboard": "tensorboard"}
+
+MAX_STATE_BYTES = 2**20      # state.json: steps, seconds, the snapshots' names, the best evaluation
+
+
+def _count(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _number(value) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+# What each entry of state.json must be for a resumed run to use it.
+STATE = {"steps": _count, "segments": _count, "seconds": lambda v: _number(v) and v >= 0,
+         "snapshots": lambda v: isinstance(v, list) and all(isinstance(path, str) for path in v),
+         "best": lambda v: v is None or (isinstance(v, dict) and _count(v.get("steps")) and _number(v.get("win_rate"))
+                                         and isinstance(v.get("opponent"), str))}
 
 # Settings a resumed run cannot change: the network, what its games are, and the
 # evaluation that ranks its models for best_model.zip.
@@ -70,10 +89,14 @@ def _append_csv(path: Path, row: dict) -> None:
 
 
 def read_csv(path: Path) -> list[dict]:
+    """A log of the run, its numbers as floats; ConfigError if the file is not such a log."""
     if not path.exists():
         return []
-    with open(path, newline="") as file:
-        return [{k: float(v) if k != "opponent" else v for k, v in row.items()} for row in csv.DictReader(file)]
+    try:
+        with open(path, newline="") as file:
+            return [{k: float(v) if k != "opponent" else v for k, v in row.items()} for row in csv.DictReader(file)]
+    except (ValueError, TypeError, csv.Error) as exc:       # UnicodeDecodeError is a ValueError
+        raise ConfigError(f"{path} is not a log of this run: {exc}") from None
 
 
 class Trainer:
@@ -91,7 +114,7 @@ class Trainer:
             if changed:
                 raise ConfigError(f"a resumed run keeps its network, games and evaluation; cannot change "
                                   f"{', '.join(changed)}")
-            self.state = json.loads(self.files.state.read_text())
+            self.state = self._saved_state()
             self.state["segments"] += 1
             self._drop_rows_after(self.state["steps"])
         else:
@@ -103,6 +126,22 @@ class Trainer:
         self.files.root.mkdir(parents=True, exist_ok=True)
         self.files.snapshots.mkdir(exist_ok=True)
         configs.write(config, self.files.config)
+
+    def _saved_state(self) -> dict:
+        """state.json of the run, checked: its numbers have their types, and every snapshot it
+        names lies in the run's directory (a model file runs code when loaded)."""
+        state = files.read_json(self.files.state, MAX_STATE_BYTES)
+        where = str(self.files.state)
+        if not isinstance(state, dict):
+            raise ConfigError(f"{where}: not the state of a run")
+        for key, valid in STATE.items():
+            if not valid(state.get(key)):
+                raise ConfigError(f"{where}: {key} is missing or malformed: {state.get(key)!r}")
+        root = self.files.root.resolve()
+        for path in state["snapshots"]:
+            if not (root / path).resolve().is_relative_to(root):
+                raise ConfigError(f"{where}: snapshot {path!r} lies outside the run's directory {self.files.root}")
+        return state
 
     def _drop_rows_after(self, steps: int) -> None:
         """Forget log rows of an interrupted run past its last checkpoint, which resuming repeats."""
@@ -141,6 +180,7 @@ class Trainer:
                     "n_epochs": c.n_epochs, "gamma": c.gamma, "gae_lambda": c.gae_lambda,
                     "clip_range": c.clip_range, "ent_coef": c.ent_coef}
         if self.state["steps"]:          # the checkpoint's network, with the settings as they are now
+            check_model_file(self.files.checkpoint)
             return MaskablePPO.load(self.files.checkpoint, env=env, device="cpu", custom_objects=settings)
         layers = c.layers()
         model = MaskablePPO("MlpPolicy", env, **settings, seed=c.seed, device="cpu", verbose=0,
@@ -200,7 +240,7 @@ class Trainer:
         rows = self.final_evaluation()
         from .plots import learning_curve
         learning_curve(self.files, c)
-        return {"steps": self.state["steps"], "rows": rows, "files": self.files}
+        return {"steps": self.state["steps"], "rows": rows, "files": self.files, "state": self.state}
 
     def _imitate(self, model) -> None:
         c = self.config

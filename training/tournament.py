@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -19,10 +20,11 @@ from tqdm import tqdm
 
 from agents import REGISTRY as agent_registry
 from agents import make_agent
-from tribune_env import Game, IllegalActionError
+from tribune_env import ConfigError, Game, IllegalActionError
 
 from . import records
 from .games import derive_seed, ending, play_out, reset_agents
+from .limits import MAX_GAMES
 from .processes import parallel_map
 from .stats import ratings, wilson
 
@@ -40,15 +42,19 @@ def label(entrant: int, spec: str) -> str:
     return f"#{entrant} {spec}"
 
 
-def schedule(num_entrants: int, games: int, seed: int) -> list[Job]:
-    """Whole deals of `num_entrants` rotations each, at least `games` games in all."""
-    n, jobs = num_entrants, []
-    for deal in range(-(-games // n)):
+def scheduled_games(num_entrants: int, games: int) -> int:
+    """`games` rounded up to whole deals of `num_entrants` rotations each."""
+    return -(-games // num_entrants) * num_entrants
+
+
+def schedule(num_entrants: int, games: int, seed: int) -> Iterator[Job]:
+    """Whole deals of `num_entrants` rotations each, at least `games` games in all, made as
+    they are asked for (a long tournament is never scheduled whole in memory)."""
+    n = num_entrants
+    for deal in range(scheduled_games(n, games) // n):
         deal_seed = derive_seed(seed, deal)
         for rotation in range(n):
-            jobs.append(Job(len(jobs), deal, rotation, deal_seed,
-                            tuple((seat - rotation) % n for seat in range(n))))
-    return jobs
+            yield Job(deal * n + rotation, deal, rotation, deal_seed, tuple((seat - rotation) % n for seat in range(n)))
 
 
 # The agents of this process, one per (spec, seat), made once and reset before each game.
@@ -97,14 +103,25 @@ def play_job(job: Job, specs: list, settings: dict, keep_record: bool) -> dict:
 
 
 def run(specs: list, games: int, seed: int, settings: dict, workers: int | None = None,
-        keep_records: bool = False) -> list[dict]:
-    """Play the tournament; one result per game, in schedule order."""
-    jobs = schedule(len(specs), games, seed)
-    play = partial(play_job, specs=list(specs), settings=settings, keep_record=keep_records)
-    workers = min(workers or os.cpu_count() or 1, len(jobs))
-    bar = partial(tqdm, total=len(jobs), unit="game", disable=None)
+        on_record=None) -> list[dict]:
+    """Play the tournament; one result per game, in schedule order.
+
+    With `on_record`, each game's record is handed to it as the game comes in (to be
+    written to a file, say): records are not kept in the results.
+    """
+    if games > MAX_GAMES:
+        raise ConfigError(f"a tournament plays at most {MAX_GAMES:,} games (their results are kept), not {games:,}")
+    total = scheduled_games(len(specs), games)
+    play = partial(play_job, specs=list(specs), settings=settings, keep_record=on_record is not None)
+    workers = min(workers or os.cpu_count() or 1, total)
+    played = parallel_map(play, schedule(len(specs), games, seed), workers, _start_worker, (dict(agent_registry),))
     _fresh_agents()
-    return list(bar(parallel_map(play, jobs, workers, _start_worker, (dict(agent_registry),))))
+    results = []
+    for result in tqdm(played, total=total, unit="game", disable=None):
+        if on_record is not None:
+            on_record(result.pop("record"))
+        results.append(result)
+    return results
 
 
 def _appearances(results: list, specs: list) -> list[dict]:

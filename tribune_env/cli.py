@@ -6,13 +6,51 @@ Heavy modules (the engine, agents, matplotlib) are imported inside the commands,
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import click
+
+from training.limits import MAX_GAMES, MAX_ROUND_LIMIT, MAX_SEED, MAX_WORKERS
+
+from .errors import ConfigError
+from .files import check_output
+
+SEED = click.IntRange(0, MAX_SEED)
+WORKERS = click.IntRange(1, MAX_WORKERS)
+
+
+class FiniteRange(click.FloatRange):
+    """A FloatRange that refuses nan too (it compares false with any bound)."""
+
+    def convert(self, value, param, ctx):
+        value = super().convert(value, param, ctx)
+        if math.isnan(value):
+            self.fail("nan is not a number", param, ctx)
+        return value
+
+
+def loads_models(command: click.Command) -> click.Command:
+    """Say in a command's help that the model files it may load run code."""
+    command.help += ("\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
+                     "of pickled Python objects: loading one runs its code, so load only model files you trust.")
+    return command
+
+
+def output(directory: bool = False):
+    """A click callback refusing an output path that cannot be written, before the command does any work."""
+    def check(ctx, param, value):
+        if value is not None:
+            try:
+                check_output(value, directory)
+            except ConfigError as exc:
+                raise click.BadParameter(str(exc), ctx, param) from None
+        return value
+    return check
 
 
 @click.group()
@@ -22,7 +60,7 @@ def main():
 
 @main.command()
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--quiet", is_flag=True, help="Print only the final table.")
 def demo(players, seed, quiet):
     """Play one seeded game with random players and print it."""
@@ -31,15 +69,15 @@ def demo(players, seed, quiet):
 
 
 @main.command()
-@click.option("--seconds", type=click.FloatRange(min=0.1), default=3.0, show_default=True,
+@click.option("--seconds", type=FiniteRange(0.1, 3600), default=3.0, show_default=True,
               help="Time per environment per repeat.")
-@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option("--repeats", type=click.IntRange(1, 100), default=3, show_default=True)
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--num-envs", type=click.IntRange(min=1), default=64, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--num-envs", type=click.IntRange(1, 4096), default=64, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), callback=output(),
               help="Also write the figures to this JSON file.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), callback=output(),
               help="Also draw them as a PNG bar chart (needs matplotlib, in the train extra).")
 def bench(seconds, repeats, players, num_envs, seed, json_path, plot_path):
     """Decisions per second: tribune's AEC and vector environments against PettingZoo's
@@ -51,6 +89,8 @@ def bench(seconds, repeats, players, num_envs, seed, json_path, plot_path):
         raise click.ClickException(f"{exc}; the benchmark needs the bench extra: "
                                    f"pip install -e '.[bench]'") from None
     click.echo(b.report(results, players, num_envs))
+    for path in filter(None, (json_path, plot_path)):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
     if json_path:
         with open(json_path, "w") as f:
             json.dump({"seconds": seconds, "repeats": repeats, "players": players, "num_envs": num_envs,
@@ -76,7 +116,7 @@ def _game_options(command):
         click.option("--victory-card", metavar="ID",
                      help="A victory card id [default: drawn with each deal]."),
         click.option("--point-variant", is_flag=True, help="Play the point-value variant (no victory card)."),
-        click.option("--round-limit", type=click.IntRange(min=1),
+        click.option("--round-limit", type=click.IntRange(1, MAX_ROUND_LIMIT),
                      help="Rounds after which a game is truncated [default: the engine's]."),
     ]):
         command = option(command)
@@ -103,17 +143,19 @@ def _agents(specs) -> list:
         raise click.ClickException(f"an agent is not available: {exc}") from None
 
 
+@loads_models
 @main.command()
 @click.argument("specs", metavar="AGENT...", nargs=-1, required=True)
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
               help="Games to play, rounded up to whole deals (each deal is played in every seat rotation).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), help="Processes [default: the number of CPUs].")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--workers", type=WORKERS, help="Processes [default: the number of CPUs].")
 @_game_options
-@click.option("--out", type=click.Path(file_okay=False),
+@click.option("--out", type=click.Path(file_okay=False), callback=output(directory=True),
               help="Write results.json, games.csv and tournament.png here.")
-@click.option("--records", type=click.Path(dir_okay=False),
-              help="Save every game as a record, one JSON line each, for tribune replay.")
+@click.option("--records", type=click.Path(dir_okay=False), callback=output(),
+              help="Save every game as a record, one JSON line each, for tribune replay (the file is "
+                   "replaced, and written as the games end).")
 def tournament(specs, games, seed, workers, victory_card, point_variant, round_limit, out, records):
     """Play agents against each other, one spec per seat (2 to 5 seats).
 
@@ -129,8 +171,8 @@ def tournament(specs, games, seed, workers, victory_card, point_variant, round_l
     from training import tournament as t
     settings = _settings(len(specs), victory_card, point_variant, round_limit)
     _agents(dict.fromkeys(specs))               # a bad spec stops here, before any game
-    with usage_errors():
-        results = t.run(list(specs), games, seed, settings, workers, keep_records=bool(records))
+    with usage_errors(), saved.writer(records) if records else nullcontext() as add_record:
+        results = t.run(list(specs), games, seed, settings, workers, on_record=add_record)
     summary = t.summarize(results, list(specs), seed, settings)
     click.echo(report.text(summary))
     if out:
@@ -138,19 +180,19 @@ def tournament(specs, games, seed, workers, victory_card, point_variant, round_l
         plots.plot(summary, Path(out) / "tournament.png")
         click.echo(f"\nwrote {out}/results.json, games.csv and tournament.png")
     if records:
-        saved.write(records, (r["record"] for r in results))
         click.echo(f"wrote {len(results)} game records to {records}")
 
 
+@loads_models
 @main.command()
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat, from 0.")
 @click.option("--opponents", default="random", show_default=True,
               help="Agent specs of the other seats in seat order, comma-separated; one spec fills them all.")
-@click.option("--seed", type=click.IntRange(min=0), help="Deal seed [default: a random one, shown].")
+@click.option("--seed", type=SEED, help="Deal seed [default: a random one, shown].")
 @_game_options
-@click.option("--record", type=click.Path(dir_okay=False),
-              help="Save the finished game as a record for tribune replay.")
+@click.option("--record", type=click.Path(dir_okay=False), callback=output(),
+              help="Add the finished game to this records file (created if needed) for tribune replay.")
 def play(players, seat, opponents, seed, victory_card, point_variant, round_limit, record):
     """Play a game in the terminal against agents.
 
@@ -192,8 +234,8 @@ def play(players, seat, opponents, seed, victory_card, point_variant, round_limi
                f"You finished with {end['scores'][seat]} points, rank {end['ranks'][seat]} of {players}.")
     if record:
         drawn = victory_card is None and not point_variant
-        saved.write(record, [saved.make(game, seed, drawn, seated, played.actions)])
-        click.echo(f"saved the game to {record}")
+        saved.write(record, [saved.make(game, seed, drawn, seated, played.actions)], append=True)
+        click.echo(f"added the game to {record}")
 
 
 @main.command()
@@ -201,7 +243,7 @@ def play(players, seat, opponents, seed, victory_card, point_variant, round_limi
 @click.option("--game", "index", type=click.IntRange(min=0), default=0, show_default=True,
               help="Which game of the file (from 0, as numbered in games.csv).")
 @click.option("--auto", is_flag=True, help="Play through without waiting for Enter.")
-@click.option("--delay", type=click.FloatRange(min=0), default=0.0, show_default=True,
+@click.option("--delay", type=FiniteRange(0, 60), default=0.0, show_default=True,
               help="Seconds to pause after each step with --auto.")
 def replay(file, index, auto, delay):
     """Play back a saved game step by step: the table and what each step did.
