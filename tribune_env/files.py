@@ -62,15 +62,25 @@ def read_text(path, limit: int, error=ConfigError) -> str:
 
 
 def depth(text: str, strings: re.Pattern) -> int:
-    """How deeply arrays and tables nest in `text`, counted outside its strings and comments.
+    """How deeply arrays and tables nest in `text`, counted outside its strings and comments."""
+    return bracket_depth(re.sub(r"[^\[\]{}]", "", strings.sub("", text)))
 
-    Counted up to the first bracket closed too many, where a parser stops with an error.
+
+def bracket_depth(brackets: str) -> int:
+    """How deeply the brackets of a string of brackets nest, counted without recursion.
+
+    Counted up to the first bracket closed too many, where a parser stops with an error,
+    a megabyte at a time so that a huge file needs no huge array.
     """
-    brackets = np.frombuffer(re.sub(r"[^\[\]{}]", "", strings.sub("", text)).encode(), np.uint8)
-    level = np.cumsum(np.where(np.isin(brackets, OPENING), 1, -1))
-    unbalanced = np.flatnonzero(level < 0)
-    level = level[:unbalanced[0]] if len(unbalanced) else level
-    return int(level.max(initial=0))
+    level = deepest = 0
+    for start in range(0, len(brackets), 2 ** 20):
+        chunk = np.frombuffer(brackets[start: start + 2 ** 20].encode("ascii"), np.uint8)
+        levels = level + np.cumsum(np.where(np.isin(chunk, OPENING), 1, -1))
+        unbalanced = np.flatnonzero(levels < 0)
+        if len(unbalanced):
+            return max(deepest, int(levels[:unbalanced[0]].max(initial=0)))
+        deepest, level = max(deepest, int(levels.max(initial=0))), int(levels[-1])
+    return deepest
 
 
 def check_depth(text: str, strings: re.Pattern, where: str, error) -> None:

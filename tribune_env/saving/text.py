@@ -4,11 +4,10 @@ from __future__ import annotations
 import json
 import re
 
-import numpy as np
 
+from ..files import JSON_STRINGS, bracket_depth
 from .limits import MAX_DEPTH, MAX_DIGITS, MAX_ITEMS, MAX_TEXT, fail
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r'[^\[\]{}]+')
 _LONG_NUMBER = re.compile(r'\d{%d,}' % (MAX_DIGITS + 1))
 
@@ -22,8 +21,9 @@ def parse(text) -> object:
         except (UnicodeDecodeError, LookupError):
             fail("saved state is not valid JSON: not UTF-8/16/32 text")
     check_text_length(len(text))
-    bare = _STRING.sub('""', text)
-    check_nesting(_NOT_BRACKET.sub("", bare))
+    bare = JSON_STRINGS.sub('""', text)
+    if bracket_depth(_NOT_BRACKET.sub("", bare)) > MAX_DEPTH:
+        fail(f"saved state nests arrays or objects more than {MAX_DEPTH} deep")
     check_number_literals(bare)
     try:
         return json.loads(text, object_pairs_hook=_object_without_duplicates,
@@ -36,18 +36,6 @@ def check_text_length(length: int):
     """Longer than any real save: refuse before spending time or memory on it."""
     if length > MAX_TEXT:
         fail(f"saved state is {length} characters long, more than the limit of {MAX_TEXT}")
-
-
-def check_nesting(brackets: str, limit: int = MAX_DEPTH):
-    """Brackets outside strings nest at most `limit` deep (counted, not recursed)."""
-    depth = 0
-    for start in range(0, len(brackets), 2 ** 20):
-        chunk = np.frombuffer(brackets[start: start + 2 ** 20].encode("ascii"), dtype=np.uint8)
-        steps = np.where((chunk == ord("[")) | (chunk == ord("{")), 1, -1)
-        levels = depth + np.cumsum(steps, dtype=np.int64)
-        if levels.max(initial=0) > limit:
-            fail(f"saved state nests arrays or objects more than {limit} deep")
-        depth = int(levels[-1])
 
 
 def check_number_literals(bare: str):
