@@ -94,7 +94,7 @@ def test_files_are_read_within_a_limit_as_utf8(tmp_path):
     (["bench", "--seconds", "nan"], "nan is not a number"),
     (["bench", "--seconds", "inf"], "0.1<=x<=3600"),
     (["replay", "README.md", "--delay", "nan"], "nan is not a number"),
-    (["play", "--round-limit", str(2**63)], "1<=x<=1000"),
+    (["play", "--round-limit", str(2**63)], "1<=x<=10000"),
 ])
 def test_numbers_out_of_range_are_usage_errors(args, message):
     result = CliRunner().invoke(main, args)

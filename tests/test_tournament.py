@@ -246,7 +246,7 @@ def test_tournament_command_writes_every_output(tmp_path):
     (["random", "random", "--games", "1000000000"], "1<=x<=100000"),
     (["random", "random", "--workers", "100000"], "1<=x<=64"),
     (["random", "random", "--seed", str(2**32)], "0<=x<=4294967295"),
-    (["random", "random", "--round-limit", str(2**63)], "1<=x<=1000"),
+    (["random", "random", "--round-limit", str(2**63)], "1<=x<=10000"),
     (["random", "ismcts:seconds=nan"], "ismcts: seconds must be a number from 0 to 3,600, got nan"),
 ])
 def test_tournament_command_rejects_bad_input(args, message):
@@ -306,8 +306,8 @@ def test_replay_reports_an_unplayable_action(tmp_path):
 @pytest.mark.parametrize("key, value, message", [
     ("seed", -1, "seed must be an int from 0 to 4294967295, got -1"),
     ("seed", 2**64, "seed must be an int from 0 to 4294967295"),
-    ("round_limit", 2**63, "round_limit must be an int from 1 to 1000, got 9223372036854775808"),
-    ("round_limit", "50", "round_limit must be an int from 1 to 1000, got '50'"),
+    ("round_limit", 2**63, "round_limit must be an int from 1 to 10000, got 9223372036854775808"),
+    ("round_limit", "50", "round_limit must be an int from 1 to 10000, got '50'"),
     ("point_variant", "no", "point_variant must be bool, got 'no'"),
 ])
 def test_replay_refuses_a_record_config_out_of_range(tmp_path, key, value, message):
