@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from tribune_env.errors import ConfigError
+from tribune_env.errors import ConfigError, brief
 from tribune_env.policy import random_action
 from tribune_env.rewards import final_rewards
 
@@ -61,7 +61,7 @@ def _check_numbers(**options) -> None:
         number = isinstance(value, numbers.Integral) or (kind is float and isinstance(value, numbers.Real))
         if isinstance(value, bool) or not number or not low <= value <= high:
             raise ConfigError(f"ismcts: {name} must be {'an int' if kind is int else 'a number'} from {low} to "
-                              f"{high:,}, got {value!r}")
+                              f"{high:,}, got {brief(value)}")
 
 
 class Node:
