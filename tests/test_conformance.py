@@ -17,7 +17,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import tribune_env
 from tribune_env import Game, IllegalActionError, SingleAgentEnv, VectorEnv
-from tribune_env.data import VICTORY_CARDS
+from tribune_env.data import VICTORY_CARDS, VictoryCard
 
 # every (players, victory card) the data allows, and the point-value variant for each count
 SETTINGS = [(n, {"victory_card": card}) for n in (2, 3, 4, 5)
@@ -27,10 +27,12 @@ IDS = [f"{n}p-{kw.get('victory_card', 'points')}" for n, kw in SETTINGS]
 
 
 def test_every_player_count_has_its_victory_cards():
-    """Two victory cards for five players, four titles (five cards) for two to four (clarifications §3)."""
-    assert sorted(c for n, kw in SETTINGS if n == 5 for c in [kw.get("victory_card")] if c) == \
-        ["ave-caesar", "quinque-viri"]
-    assert all(sum(1 for m, kw in SETTINGS if m == n and "victory_card" in kw) == 5 for n in (2, 3, 4))
+    """Four titles (five cards) for two to four players, two for five (clarifications §3)."""
+    cards = {n: sorted(kw["victory_card"] for m, kw in SETTINGS if m == n and "victory_card" in kw)
+             for n in (2, 3, 4, 5)}
+    assert cards[5] == ["ave-caesar", "quinque-viri"]
+    assert all(len(cards[n]) == 5 for n in (2, 3, 4))
+    assert VICTORY_CARDS["ave-caesar"] == VictoryCard("ave-caesar", 8, 2, 25, 4, {5: 4}, None, "short")
 
 
 def test_five_player_games_draw_between_both_five_player_cards():
