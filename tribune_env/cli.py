@@ -5,6 +5,7 @@ Heavy modules (the engine, agents, matplotlib) are imported inside the commands,
 """
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
@@ -36,7 +37,7 @@ class FiniteRange(click.FloatRange):
 
 def loads_models(command: click.Command) -> click.Command:
     """Say in a command's help that the model files it may load run code."""
-    command.help += ("\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
+    command.help = inspect.cleandoc(command.help) + ("\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
                      "of pickled Python objects: loading one runs its code, so load only model files you trust.")
     return command
 
