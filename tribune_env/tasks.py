@@ -48,7 +48,7 @@ class Task(IntEnum):
     ATRIUM_FLIP = 53
     LATRINE_CHOICE = 54
     CURIA_CHOICE = 55     # (player, stack)
-    ATRIUM_BID = 56
+    ATRIUM_BID = 56       # (player, digits entered)
     CATACOMBS_CHOICE = 57  # (player, space index)
     SACRIFICE = 58
     MARS_PAIR = 59        # (player, space index)
@@ -61,7 +61,7 @@ class Task(IntEnum):
     BENEFIT_CHOICE = 66   # (player, faction)
     TEMP_FAVOR = 67
     BUY_LEGION = 68
-    CHARIOT_BID = 69
+    CHARIOT_BID = 69      # (player, digits entered)
     CHARIOT_PLACE = 70
 
 

@@ -7,7 +7,7 @@ bidder holding fewer denarii than the base bids in one action, "bid digit 37" fo
 How many digits a bid takes follows from the bidder's denarii alone, which everyone
 sees, so the length of the entry tells the table nothing about the amount. The amount
 entered so far is kept in ``bids[p]``; ``committed[p]`` is set with the last digit.
-The bid task's second argument counts the digits entered.
+The bid task's arguments are the bidder and the digits it has entered.
 """
 from numba import njit
 
@@ -49,6 +49,7 @@ def bid_room(s, k, p, entered):
 
 @njit(**JIT)
 def mask_bid(s, k, m, p, entered):
+    """Every digit p may enter next."""
     for digit in range(bid_room(s, k, p, entered) + 1):
         m[k[K.A_BID] + digit] = 1
 
