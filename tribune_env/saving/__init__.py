@@ -1,19 +1,19 @@
 """Loading a saved game (JSON) with every field checked; see docs/state-format.md.
 
 A saved game is data that users exchange, and the compiled engine indexes its arrays
-with the numbers they hold. So the loader accepts only a state
-that a real game can be in, and raises :class:`StateFormatError` naming the field for
-anything else. The checks run in this order, each stage relying on the ones before:
+with the numbers they hold. So the loader accepts only a state that a real game can be
+in, and raises :class:`StateFormatError` naming the field for anything else. The checks
+run in this order, one module each, each stage relying on the ones before:
 
-1. the text: its length, how deep it nests and how long its number literals are, before
+1. ``text``: its length, how deep it nests and how long its number literals are, before
    ``json.loads`` sees it (so no RecursionError, no slow or failing int conversion);
-2. the document: its keys, the config (strict types), every array's shape and integers;
-3. ranges: every entry within what its field can hold in this game, with amounts that
-   play increases bounded so that play cannot overflow int32 (see ``MAX_AMOUNT``);
-4. the task stack: every row a known task with arguments in range, and the live stack
-   one that play builds (its bottom, what lies under what, its phase);
-5. consistency across fields: the board against the phase and the pending tasks, the
-   actor of every pending decision, bids, favor, declarations, the outcome, the cards.
+2. ``document``: its keys, the config (strict types), every array's shape and integers;
+3. ``ranges``: every entry within what its field can hold in this game, with amounts that
+   play increases bounded so that play cannot overflow int32 (``limits.MAX_AMOUNT``);
+4. ``stack``: every row a known task with arguments in range, and the live stack one
+   that play builds (its bottom, what lies under what, its phase);
+5. ``consistency``: the board against the phase and the pending tasks, the actor of
+   every pending decision, bids, favor, declarations, the outcome, the cards.
 """
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The saved game's format tag and version, and the loader's limits: how large a saved game
-may be, and what amounts play can reach."""
-
+"""The saved game's format tag and version, and the loader's limits: how large a saved
+game may be, and what amounts play can reach."""
 from __future__ import annotations
 
 from ..errors import StateFormatError
