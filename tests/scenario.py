@@ -128,3 +128,12 @@ def hand_of(g, p):
 def set_values(g, f):
     """Displayed set of faction f as a sorted list of values."""
     return sorted(np.repeat(np.arange(NUM_VALUES), g.sets[f]).tolist())
+
+
+def bid_digits(g, money: int) -> int:
+    """Digits of a bid by a holder of `money` denarii, from the rule "any number of denarii"
+    (computed here apart from the engine's core/bids.py)."""
+    digits = 1
+    while g.data.bid_base ** digits <= money:
+        digits += 1
+    return digits

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.scenario import (C, display, done, fresh, give, hand_of, legal, money, occupy,
+from tests.scenario import (C, bid_digits, display, done, fresh, give, hand_of, legal, money, occupy,
                             place_card, run, set_values, step, to_catacombs, to_curia, waiting)
 from tribune_env import Game
 from tribune_env.data import (GLADIATORS, LEGATES, PATRICIANS, PLEBEIANS, SENATORS,
@@ -686,14 +686,6 @@ def test_mars_pair_must_be_one_faction():
 
 
 # ================================================================== Bids
-def bid_digits(g, money):
-    """Digits of a bid by a holder of `money` denarii, from the rule "any number of denarii"."""
-    digits = 1
-    while g.data.bid_base ** digits <= money:
-        digits += 1
-    return digits
-
-
 def bids_offered(g, kind=Task.CHARIOT_BID):
     """Every (amount, decisions taken) the bidder waiting can enter, found by trying every digit."""
     found, stack = [], [(g, 0)]

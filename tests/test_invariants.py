@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import NUM_CARDS, play, random_action, total_cards
+from tests.scenario import bid_digits
 from tribune_env import DEFAULT_DATA, VICTORY_CARDS, Game, VictoryCard
 from tribune_env.data import FACTIONS, PATRICIANS, VESTALS
 from tribune_env.saving import card_counts
@@ -68,10 +69,7 @@ def check_mask(g: Game, decision, mask):
             assert not mask[A.action("place follower: Pantheon")], "Pantheon without a Vestal marker"
     elif kind in (Task.ATRIUM_BID, Task.CHARIOT_BID):
         money, base = int(res[MONEY]), g.data.bid_base
-        digits = 1                                          # of the money, in the bid base
-        while base ** digits <= money:
-            digits += 1
-        place = base ** (digits - 1 - b)
+        place = base ** (bid_digits(g, money) - 1 - b)
         room = (money - int(g.bids[p])) // place            # never more than the bidder holds
         assert [a - A.BID for a in legal] == list(range(min(base - 1, room) + 1)), "bid digits"
     elif kind == Task.SACRIFICE:
