@@ -4,13 +4,13 @@ An agent plays one seat. At each of its decisions it receives its observation, t
 action mask and a :class:`tribune_env.PlayerView` (its seat, the action labels and
 ``determinize`` for search under hidden information), and returns an action. ``reset``
 starts a new game, reseeding the agent's own generator so that games are reproducible.
-Any agent is also an opponent policy for :class:`tribune_env.SingleAgentEnv`.
+Any agent is also an opponent policy for :class:`tribune_env.envs.SingleAgentEnv`.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from tribune_env.policy import random_action
+from tribune_env.player import random_action
 
 
 class Agent:

@@ -33,9 +33,9 @@ import time
 
 import numpy as np
 
+from tribune_env.envs.rewards import final_rewards
 from tribune_env.errors import ConfigError, brief
-from tribune_env.policy import random_action
-from tribune_env.rewards import final_rewards
+from tribune_env.player import random_action
 
 from .base import Agent
 from .evaluation import evaluate

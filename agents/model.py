@@ -3,9 +3,9 @@
 The policy's action distribution is masked to the legal actions; the agent plays the most
 probable one, or samples with its own seeded generator when ``deterministic=False``, so
 games stay reproducible. ``act_batch`` decides for many games in one forward pass (used
-by :class:`tribune_env.VectorEnv` when a snapshot is an opponent).
+by :class:`tribune_env.envs.VectorEnv` when a snapshot is an opponent).
 
-A model trained on advised observations (:mod:`tribune_env.advice`) carries its
+A model trained on advised observations (:mod:`tribune_env.envs.advice`) carries its
 advisor's spec (``model.advisor``, saved in the .zip); the agent then builds that
 advisor and gives the network the advised observation, so it needs each seat's view.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from tribune_env import files
-from tribune_env.advice import advise
+from tribune_env.envs.advice import advise
 from tribune_env.errors import ConfigError
 
 from .base import Agent

@@ -24,7 +24,7 @@ from agents.evaluation import evaluate
 from agents.heuristic import HeuristicAgent, play_out
 from agents.ismcts import ROUND_ROLLOUT
 from tribune_env import Game, PlayerView
-from tribune_env.rewards import final_rewards
+from tribune_env.envs.rewards import final_rewards
 from tribune_env.tasks import Task
 
 

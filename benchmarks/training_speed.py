@@ -15,7 +15,8 @@ import time
 from sb3_contrib import MaskablePPO
 
 from agents import make_agent
-from tribune_env import OpponentPool, ShardedVectorEnv, VectorEnv
+from training.learning.shards import ShardedVectorEnv
+from tribune_env.envs import OpponentPool, VectorEnv
 
 GAMES, N_STEPS = 32, 128
 

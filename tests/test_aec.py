@@ -4,19 +4,19 @@ import numpy as np
 import pytest
 from pettingzoo.test import render_test
 
-import tribune_env
+import tribune_env.envs
 from tribune_env import ConfigError, IllegalActionError
-from tribune_env.rewards import final_rewards
+from tribune_env.envs.rewards import final_rewards
 
 
 def test_pettingzoo_render_test():
-    render_test(lambda render_mode=None: tribune_env.env(num_players=3, render_mode=render_mode))
-    e = tribune_env.env(num_players=2, render_mode="ansi")
+    render_test(lambda render_mode=None: tribune_env.envs.env(num_players=3, render_mode=render_mode))
+    e = tribune_env.envs.env(num_players=2, render_mode="ansi")
     e.reset(seed=1)
     assert "player_0" in e.render() and "To act:" in e.render()
 
 
-def play_out(e, seed):
+def play_random(e, seed):
     """Random legal play to the end; return each agent's reward as last() reports it when done."""
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -37,8 +37,8 @@ def play_out(e, seed):
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_every_agent_receives_its_win_reward(n):
-    e = tribune_env.env(num_players=n)
-    final = play_out(e, seed=n)
+    e = tribune_env.envs.env(num_players=n)
+    final = play_random(e, seed=n)
     game = e.unwrapped.game
     assert sorted(final) == sorted(e.possible_agents)          # losers included
     assert game.terminated
@@ -48,8 +48,8 @@ def test_every_agent_receives_its_win_reward(n):
 
 
 def test_round_limit_truncates_with_score_rewards():
-    e = tribune_env.env(num_players=4, round_limit=2, reward="win")
-    final = play_out(e, seed=3)
+    e = tribune_env.envs.env(num_players=4, round_limit=2, reward="win")
+    final = play_random(e, seed=3)
     game = e.unwrapped.game
     assert game.truncated and all(e.unwrapped.truncations.values())
     assert not any(e.unwrapped.terminations.values())
@@ -77,7 +77,7 @@ def test_rank_and_score_schemes_on_known_outcomes():
 
 
 def test_observation_and_state_follow_the_engine():
-    e = tribune_env.raw_env(num_players=3)
+    e = tribune_env.envs.raw_env(num_players=3)
     e.reset(seed=7)
     agent = e.agent_selection
     seat = e.possible_agents.index(agent)
@@ -98,11 +98,11 @@ def test_observation_and_state_follow_the_engine():
     ({"round_limit": 0}, "round_limit")])
 def test_bad_configuration_raises(config, words):
     with pytest.raises(ConfigError, match=words):
-        tribune_env.env(**config)
+        tribune_env.envs.env(**config)
 
 
 def test_illegal_action_raises_and_changes_nothing():
-    e = tribune_env.raw_env(num_players=2)
+    e = tribune_env.envs.raw_env(num_players=2)
     e.reset(seed=1)
     illegal = int(np.flatnonzero(e.action_mask(e.agent_selection) == 0)[0])
     before = e.game.to_json()

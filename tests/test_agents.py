@@ -7,7 +7,8 @@ import pytest
 from agents import Agent, RandomAgent, make_agent, parse_spec
 from agents.heuristic import best_placements
 from agents.ismcts import ISMCTSAgent
-from tribune_env import ConfigError, Game, PlayerView, SingleAgentEnv
+from tribune_env import ConfigError, Game, PlayerView
+from tribune_env.envs import SingleAgentEnv
 from tribune_env.tasks import Task
 
 
@@ -206,7 +207,7 @@ def test_a_model_advised_by_itself_is_refused_at_the_first_repeat(tmp_path, monk
     from sb3_contrib import MaskablePPO
 
     import agents.model
-    from tribune_env.advice import advised_space
+    from tribune_env.envs.advice import advised_space
     game = Game(2, seed=0, log=False)
     env = gym.Env()
     env.observation_space = advised_space(gym.spaces.Box(0.0, np.inf, (game.obs_layout.size,)), game.A.size)

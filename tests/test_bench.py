@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from tribune_env.cli import main
+from training.cli import main
 
 
 def test_bench_reports_every_environment(tmp_path):

@@ -15,8 +15,9 @@ from pettingzoo.test import api_test, seed_test
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-import tribune_env
-from tribune_env import Game, IllegalActionError, SingleAgentEnv, VectorEnv
+import tribune_env.envs
+from tribune_env import Game, IllegalActionError
+from tribune_env.envs import SingleAgentEnv, VectorEnv
 from tribune_env.data import VICTORY_CARDS, VictoryCard
 
 # every (players, victory card) the data allows, and the point-value variant for each count
@@ -42,8 +43,8 @@ def test_five_player_games_draw_between_both_five_player_cards():
 
 @pytest.mark.parametrize("n, kw", SETTINGS, ids=IDS)
 def test_pettingzoo_api_and_seed_tests(n, kw):
-    api_test(tribune_env.env(num_players=n, **kw), num_cycles=300)
-    seed_test(lambda: tribune_env.env(num_players=n, **kw), num_cycles=300)
+    api_test(tribune_env.envs.env(num_players=n, **kw), num_cycles=300)
+    seed_test(lambda: tribune_env.envs.env(num_players=n, **kw), num_cycles=300)
 
 
 @pytest.mark.parametrize("n, kw", SETTINGS, ids=IDS)
@@ -115,7 +116,7 @@ def test_the_engine_takes_every_integer_form_and_names_the_rest():
 
 
 def test_every_environment_takes_a_0d_array():
-    aec = tribune_env.env(num_players=3)
+    aec = tribune_env.envs.env(num_players=3)
     aec.reset(seed=0)
     aec.step(np.array(int(np.flatnonzero(aec.last()[0]["action_mask"])[0])))
     single = SingleAgentEnv(num_players=3)

@@ -5,13 +5,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from training import records
+from training.arena import records
 from tribune_env import ConfigError, StateFormatError, files
-from tribune_env.cli import main
+from training.cli import main
 
-WORK = {"bench": "tribune_env.bench.run", "tournament": "training.tournament.run",
-        "evaluate": "training.evaluate.evaluate", "train": "training.selfplay.train",
-        "play": "training.play.play_human"}
+WORK = {"bench": "training.tools.bench.run", "tournament": "training.arena.tournament.run",
+        "evaluate": "training.learning.baselines.evaluate_model", "train": "training.learning.selfplay.train",
+        "play": "training.arena.play.play_human"}
 
 
 def unwritable(tmp_path) -> dict:

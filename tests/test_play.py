@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from agents import split_specs
 from agents.human import HumanAgent, Quit, choice, numbered
-from training.play import SeatLog
+from training.arena.play import SeatLog
 from tribune_env import Game, IllegalActionError, PlayerView
-from tribune_env.cli import main
+from training.cli import main
 
 LABELS = ["place follower: Thermae 1", "place follower: Curia 2", "decline"]
 

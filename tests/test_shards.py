@@ -3,10 +3,11 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from tribune_env import ConfigError, IllegalActionError, OpponentPool
-from tribune_env.policy import random_legal
-from tribune_env.shards import ShardedVectorEnv, shard_seeds, shard_sizes
-from tribune_env.vector import VectorEnv
+from tribune_env import ConfigError, IllegalActionError
+from tribune_env.envs import OpponentPool
+from tribune_env.player import random_legal
+from training.learning.shards import ShardedVectorEnv, shard_seeds, shard_sizes
+from tribune_env.envs.vector import VectorEnv
 
 
 def pool():

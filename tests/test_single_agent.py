@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
-import tribune_env
-from tribune_env import ConfigError, IllegalActionError, SingleAgentEnv
-from tribune_env.rewards import final_rewards
+import tribune_env.envs
+from tribune_env import ConfigError, IllegalActionError
+from tribune_env.envs import SingleAgentEnv
+from tribune_env.envs.rewards import final_rewards
 
 
 class Recorder:
@@ -259,7 +260,7 @@ def test_works_inside_subproc_vec_env():
 
 def test_an_opponent_pool_is_drawn_from_for_every_game():
     a, b = Recorder(1), Recorder(2)
-    env = SingleAgentEnv(num_players=3, opponents=tribune_env.OpponentPool([a, b], weights=[3, 1]))
+    env = SingleAgentEnv(num_players=3, opponents=tribune_env.envs.OpponentPool([a, b], weights=[3, 1]))
     rng = np.random.default_rng(0)
     lineups = []
     for g in range(40):
@@ -282,7 +283,7 @@ def test_an_opponent_pool_is_drawn_from_for_every_game():
 ])
 def test_bad_opponent_pools(pool, message):
     with pytest.raises(ConfigError, match=message):
-        tribune_env.OpponentPool(*pool)
+        tribune_env.envs.OpponentPool(*pool)
 
 
 def test_adding_to_fixed_opponents_is_refused():

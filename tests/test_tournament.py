@@ -13,13 +13,13 @@ from openskill.models import PlackettLuce
 
 import agents
 from agents import Agent
-from training import records
-from training import tournament as t
-from training.games import ending
-from training.processes import parallel_map
-from training.stats import ratings, wilson
+from training.arena import records
+from training.arena import tournament as t
+from training.arena.games import ending
+from training.arena.processes import parallel_map
+from training.arena.stats import ratings, wilson
 from tribune_env import ConfigError, Game, IllegalActionError, StateFormatError
-from tribune_env.cli import main
+from training.cli import main
 
 SHORT = {"num_players": 3, "victory_card": None, "point_variant": False, "round_limit": 4}
 

@@ -10,11 +10,12 @@ from click.testing import CliRunner
 pytest.importorskip("sb3_contrib")
 
 from agents import make_agent  # noqa: E402
-from tribune_env import ConfigError, Game, OpponentPool, PlayerView, VectorEnv  # noqa: E402
-from tribune_env.cli import main  # noqa: E402
-from tribune_env.policy import random_legal  # noqa: E402
-from training import config as configs  # noqa: E402
-from training.imitation import demonstrations, imitate  # noqa: E402
+from tribune_env import ConfigError, Game, PlayerView  # noqa: E402
+from tribune_env.envs import OpponentPool, VectorEnv  # noqa: E402
+from training.cli import main  # noqa: E402
+from tribune_env.player import random_legal  # noqa: E402
+from training.learning import config as configs  # noqa: E402
+from training.learning.imitation import demonstrations, imitate  # noqa: E402
 
 TINY = """
 players = 2
@@ -114,8 +115,8 @@ def test_a_run_on_two_processes_trains_against_its_snapshots(run, tmp_path):
     state = json.loads((tmp_path / "run" / "state.json").read_text())
     assert state["steps"] == 768 and len(state["snapshots"]) == 3
     assert [int(r["steps"]) for r in rows(tmp_path / "run" / "training.csv")] == [128 * k for k in range(1, 7)]
-    from tribune_env import ShardedVectorEnv
-    from training.selfplay import Trainer
+    from training.learning.shards import ShardedVectorEnv
+    from training.learning.selfplay import Trainer
     env = Trainer(configs.read(tmp_path / "two.toml"), tmp_path / "probe")._env(seed=0)
     try:                                                   # the run's games were on two processes
         assert isinstance(env, ShardedVectorEnv) and len(env._workers) == 2 and env.num_envs == 4
@@ -127,7 +128,7 @@ def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
     """A run with an advisor: imitation, PPO and snapshots on advised observations; the saved
     model names its advisor, so an agent made from the file gives its network the same advice."""
     from agents.heuristic import HeuristicAgent
-    from tribune_env.advice import advise
+    from tribune_env.envs.advice import advise
     (tmp_path / "advised.toml").write_text(TINY + 'advisor = "heuristic"\n')
     out = tmp_path / "run"
     result = CliRunner().invoke(main, ["train", "--config", str(tmp_path / "advised.toml"), "--out", str(out),
@@ -184,7 +185,7 @@ def test_a_resumed_run_loads_no_snapshot_outside_its_directory(run, tmp_path, sn
     """state.json may name only files of the run: a model file runs code when loaded."""
     import shutil
 
-    from training.selfplay import Trainer
+    from training.learning.selfplay import Trainer
     out = tmp_path / "run"
     shutil.copytree(run[0], out)
     (out / "snapshots" / "link.zip").symlink_to(out / ".." / "elsewhere.zip")
@@ -204,7 +205,7 @@ def test_a_resumed_run_loads_no_snapshot_outside_its_directory(run, tmp_path, sn
 def test_a_bad_run_state_is_refused_naming_the_problem(run, tmp_path, text, problem):
     import shutil
 
-    from training.selfplay import Trainer
+    from training.learning.selfplay import Trainer
     out = tmp_path / "run"
     shutil.copytree(run[0], out)
     (out / "state.json").write_text(text)

@@ -2,10 +2,11 @@
 import numpy as np
 import pytest
 
-from tribune_env import ConfigError, Game, IllegalActionError, VectorGames
-from tribune_env.policy import random_legal
-from tribune_env.rewards import final_rewards
-from tribune_env.vector import VectorEnv
+from tribune_env import ConfigError, Game, IllegalActionError
+from tribune_env.envs import VectorGames
+from tribune_env.player import random_legal
+from tribune_env.envs.rewards import final_rewards
+from tribune_env.envs.vector import VectorEnv
 
 
 def test_every_game_is_seen_by_its_acting_player():
@@ -175,7 +176,7 @@ def test_vec_monitor_and_maskable_ppo_train_on_it():
 
 
 def test_vector_env_draws_pool_opponents_per_game():
-    from tribune_env import OpponentPool
+    from tribune_env.envs import OpponentPool
     seen = {"first": 0, "second": 0}
 
     def counted(name):
@@ -194,7 +195,8 @@ def test_vector_env_draws_pool_opponents_per_game():
 
 
 def test_opponents_can_be_replaced_between_steps_but_not_by_fewer():
-    from tribune_env import ConfigError, OpponentPool
+    from tribune_env import ConfigError
+    from tribune_env.envs import OpponentPool
     env = VectorEnv(4, num_players=3, opponents=OpponentPool(["random", "random"]), seed=2)
     env.reset()
     rng = np.random.default_rng(0)

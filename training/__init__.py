@@ -1,1 +1,3 @@
-"""Agents against each other: tournaments with ratings, a person at the table, saved games replayed."""
+"""Everything above the agents: learning (``learning/``), contests between agents (``arena/``),
+the tools (``tools/``) and, at the very top, the ``tribune`` command (``cli/``), which
+nothing imports. ``limits.py`` bounds the numbers all of them accept."""

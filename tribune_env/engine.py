@@ -158,7 +158,7 @@ class Game:
     def _share(self, buffer: np.ndarray, mask: np.ndarray, params: np.ndarray):
         """Move this game's state, mask and parameters into the given arrays and keep them there.
 
-        A batch of games lives in the rows of 2-D arrays (:mod:`tribune_env.batch`) so that
+        A batch of games lives in the rows of 2-D arrays (:mod:`tribune_env.envs.vector_games`) so that
         compiled loops step them all at once; ``_share(copies)`` gives a game its own again.
         """
         buffer[:], mask[:], params[:] = self._buffer, self._mask, self._params

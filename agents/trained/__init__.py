@@ -1,7 +1,7 @@
 """Models trained with ``tribune train`` and shipped with the package.
 
 ``SHIPPED`` is the 2-player model advised by the heuristic (its observations carry the
-heuristic's move, see :mod:`tribune_env.advice`), the best model of the run made by
+heuristic's move, see :mod:`tribune_env.envs.advice`), the best model of the run made by
 ``tribune train --config training/configs/advised-2p.toml --out runs/advised-2p`` and
 the resume given in that file; play it with ``make_agent(f"model:{SHIPPED}")`` or ``model:PATH`` on the
 command line. Its measured strength is in the README.

@@ -1,13 +1,13 @@
 """A vector of single-agent games for training: a stable-baselines3 ``VecEnv``.
 
-``VectorEnv`` steps N games at once on :class:`~tribune_env.batch.VectorGames`. In every
-game one seat is the learner, as in :class:`~tribune_env.single.SingleAgentEnv`: ``step``
+``VectorEnv`` steps N games at once on :class:`~tribune_env.envs.vector_games.VectorGames`. In every
+game one seat is the learner, as in :class:`~tribune_env.envs.single.SingleAgentEnv`: ``step``
 takes one learner action per game, lets the opponents play (a policy with ``act_batch``
 decides for all its games in one call) until each game waits on its learner again, and
 returns batched observations, rewards and dones. A game that ends is replaced at once
 (automatic reset); its last observation is in ``infos[i]["terminal_observation"]``, with
 ``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit. With an
-``advisor`` the learner's observations are advised (:mod:`tribune_env.advice`).
+``advisor`` the learner's observations are advised (:mod:`tribune_env.envs.advice`).
 
 With stable-baselines3 installed this class *is* an SB3 ``VecEnv``, so SB3 and
 sb3-contrib's MaskablePPO take it as it is; ``action_masks()`` gives the (N, actions)
@@ -19,10 +19,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .advice import advise, advised_space
-from .batch import VectorGames
-from .data import MAX_PLAYERS
-from .errors import ConfigError
-from .policy import LearnerSeats, Lineup, PlayerView
+from .vector_games import VectorGames
+from ..data import MAX_PLAYERS
+from ..errors import ConfigError
+from ..player import PlayerView
+from .opponents import LearnerSeats, Lineup
 
 try:
     from stable_baselines3.common.vec_env import VecEnv as _Base
@@ -33,11 +34,11 @@ except ImportError:                       # stable-baselines3 belongs to the 'tr
 class VectorEnv(_Base):
     """`num_envs` games, each with one learner seat against the opponents.
 
-    Parameters as :class:`~tribune_env.single.SingleAgentEnv` (``num_players``,
+    Parameters as :class:`~tribune_env.envs.single.SingleAgentEnv` (``num_players``,
     ``opponents``, ``learner_seat``, ``reward``, game configuration), plus ``num_envs`` and
     ``seed``, and ``advisor``: an agent whose move for the learner is appended to each of the
-    learner's observations (see :mod:`tribune_env.advice`). An
-    :class:`~tribune_env.policy.OpponentPool` is drawn from anew for each game.
+    learner's observations (see :mod:`tribune_env.envs.advice`). An
+    :class:`~tribune_env.envs.opponents.OpponentPool` is drawn from anew for each game.
     With ``learner_seat="rotate"`` game slot i starts at seat i mod n, so the
     learners are spread over the seats at every moment. A policy object serves all games
     at once, so opponents must not keep per-game state.

@@ -23,8 +23,8 @@ from agents import make_agent
 from tribune_env import ConfigError, Game, IllegalActionError
 
 from . import records
-from .games import derive_seed, ending, play_out, reset_agents
-from .limits import MAX_GAMES
+from ..limits import MAX_GAMES
+from .games import derive_seed, ending, play_game, reset_agents
 from .processes import parallel_map
 from .stats import ratings, wilson
 
@@ -90,7 +90,7 @@ def play_job(job: Job, specs: list, settings: dict, keep_record: bool) -> dict:
     agents = [_agent(spec, seat) for seat, spec in enumerate(seated)]
     reset_agents(agents, job.seed)
     try:
-        played = play_out(game, agents, [label(e, specs[e]) for e in job.seating])
+        played = play_game(game, agents, [label(e, specs[e]) for e in job.seating])
     except IllegalActionError as exc:
         raise IllegalActionError(f"game {job.index} (seed {job.seed}): {exc}") from None
     result = {"game": job.index, "deal": job.deal, "rotation": job.rotation, "seed": job.seed,

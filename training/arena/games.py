@@ -1,6 +1,6 @@
 """One game between agents: the decision loop, derived seeds, and how the game ended.
 
-The tournament, the terminal game and the tests all drive games through :func:`play_out`,
+The tournament, the terminal game and the tests all drive games through :func:`play_game`,
 so that every agent is asked the same way and an illegal choice is always reported with
 the agent's name.
 """
@@ -34,7 +34,7 @@ def reset_agents(agents: list, seed: int) -> None:
         agent.reset(seed=derive_seed(seed, seat))
 
 
-def play_out(game: Game, agents: list, names: list, before=None) -> Played:
+def play_game(game: Game, agents: list, names: list, before=None) -> Played:
     """Play `game` to its end, asking the agent of the acting seat at every decision.
 
     `before(game, seat)`, if given, is called before each decision (the terminal game

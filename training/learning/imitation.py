@@ -5,7 +5,7 @@ the heuristic, so PPO from scratch gets no signal against it. Imitation gives a 
 near the heuristic's level: heuristic self-play games are recorded (every decision's
 observation, mask and choice, and the final reward of the seat that chose), then the
 policy is fitted to the choices (masked cross-entropy) and the value head to the final
-rewards. PPO takes over from there. With an advisor (:mod:`tribune_env.advice`) the
+rewards. PPO takes over from there. With an advisor (:mod:`tribune_env.envs.advice`) the
 recorded observations are advised, as the learner's will be.
 """
 from __future__ import annotations
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from tribune_env import Game, PlayerView
-from tribune_env.advice import advise
-from tribune_env.rewards import final_rewards
+from tribune_env.envs.advice import advise
+from tribune_env.envs.rewards import final_rewards
 
-from .games import derive_seed
-from .processes import parallel_map
+from ..arena.games import derive_seed
+from ..arena.processes import parallel_map
 
 
 @dataclass

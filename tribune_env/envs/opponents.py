@@ -3,9 +3,9 @@
 A policy is anything that picks an action for a seat:
 
 - an object with ``act(observation, action_mask, view) -> int`` (the agents of ``agents/``);
-  optionally ``reset()``, called by :class:`~tribune_env.single.SingleAgentEnv` at the start
+  optionally ``reset()``, called by :class:`~tribune_env.envs.single.SingleAgentEnv` at the start
   of each game, and ``act_batch(observations, action_masks) -> actions``, which
-  :class:`~tribune_env.vector.VectorEnv` uses to decide for many games in one call (and
+  :class:`~tribune_env.envs.vector.VectorEnv` uses to decide for many games in one call (and
   passes the games' views as a third argument to a policy whose ``needs_views`` is true);
 - a plain function ``f(observation, action_mask) -> int``;
 - the string ``"random"``: a uniformly random legal action, drawn from the environment's
@@ -15,58 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core.batch import pick_legal
-from .errors import ConfigError
+from ..errors import ConfigError
+from ..player import random_action, random_legal
 
 SEAT_CHOICES = ("rotate", "random")
-
-
-class PlayerView:
-    """What a seat may consult beyond its observation, for search under hidden information.
-
-    It gives the seat, the rules' vocabulary and *determinised* copies of the game, in
-    which everything the seat cannot know is re-dealt; never the true hidden state.
-    """
-
-    __slots__ = ("_game", "seat")
-
-    def __init__(self, game, seat: int):
-        self._game = game
-        self.seat = seat
-
-    @property
-    def num_players(self) -> int:
-        return self._game.n
-
-    @property
-    def actions(self):
-        """The action space, with a label for every action."""
-        return self._game.A
-
-    @property
-    def observation_layout(self):
-        """Named segments of the seat's observation (see docs/observation.md)."""
-        return self._game.obs_layout
-
-    def legal_actions(self) -> np.ndarray:
-        return self._game.legal_actions()
-
-    def determinize(self, rng: np.random.Generator | None = None):
-        """A copy of the game consistent with what this seat knows (see Game.determinize)."""
-        return self._game.determinize(self.seat, rng)
-
-
-def random_action(action_mask: np.ndarray, rng: np.random.Generator) -> int:
-    """A uniformly random legal action of one mask: the random player's move everywhere."""
-    legal = np.flatnonzero(action_mask)
-    return int(legal[rng.integers(len(legal))])
-
-
-def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of a (games, actions) int8 mask."""
-    out = np.empty(len(masks), dtype=np.int64)
-    pick_legal(np.ascontiguousarray(masks, dtype=np.int8), rng.random(len(masks)), out)
-    return out
 
 
 class RandomPolicy:

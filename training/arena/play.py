@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tribune_env import Game, IllegalActionError
 
-from .games import Played, play_out
+from .games import Played, play_game
 
 HIDDEN = {"add": "adds a card", "take": "takes a card", "bid": "bids"}
 
@@ -53,6 +53,6 @@ def play_human(game: Game, human, seat: int, opponents: list, names: list, echo)
         if acting == seat:
             echo("\n".join(log.news(game) + ["", game.render(seat), ""]))
 
-    played = play_out(game, agents, names[:seat] + ["you"] + names[seat:], before=show)
+    played = play_game(game, agents, names[:seat] + ["you"] + names[seat:], before=show)
     show(game, seat)
     return played

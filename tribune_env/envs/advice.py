@@ -3,7 +3,7 @@
 An *advised* observation is the seat's observation followed by one flag per action, set
 on the action the advisor (an agent such as the heuristic) would play from that seat,
 and all zero once the game is over. The advisor decides from what the seat itself may
-know (its observation, mask and :class:`~tribune_env.policy.PlayerView`), so no hidden
+know (its observation, mask and :class:`~tribune_env.player.PlayerView`), so no hidden
 information leaks. A network trained on advised observations starts from the advisor's
 level by copying its move and learns where deviating wins more (residual learning):
 PPO from a network that merely imitates the heuristic stays below the heuristic, since

@@ -1,4 +1,4 @@
-"""A :class:`~tribune_env.vector.VectorEnv` whose games are split over worker processes.
+"""A :class:`~tribune_env.envs.vector.VectorEnv` whose games are split over worker processes.
 
 The opponents' moves (a heuristic's, a snapshot's) are most of a training step's time and
 run inside the environment, in one process. ``ShardedVectorEnv`` gives each of `shards`
@@ -19,9 +19,9 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from .batch import check_actions
-from .errors import ConfigError
-from .vector import VectorEnv
+from tribune_env.envs.vector import VectorEnv
+from tribune_env.envs.vector_games import check_actions
+from tribune_env.errors import ConfigError
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 

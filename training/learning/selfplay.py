@@ -1,7 +1,7 @@
 """Self-play training with sb3-contrib's MaskablePPO.
 
-The learner plays every game of a :class:`~tribune_env.VectorEnv` from one seat; the
-other seats are drawn per game from an :class:`~tribune_env.OpponentPool` of the baseline
+The learner plays every game of a :class:`~tribune_env.envs.VectorEnv` from one seat; the
+other seats are drawn per game from an :class:`~tribune_env.envs.OpponentPool` of the baseline
 agents and snapshots of the learner itself, taken as training goes. Every transition is
 the learner's, and its reward is its own final reward.
 
@@ -32,13 +32,15 @@ from pathlib import Path
 import numpy as np
 
 from agents.model import check_model_file
-from tribune_env import OpponentPool, ShardedVectorEnv, VectorEnv, files
+from tribune_env import files
+from tribune_env.envs import OpponentPool, VectorEnv
 from tribune_env.errors import ConfigError
 
+from ..arena.games import derive_seed
 from . import config as configs
 from . import imitation
-from .evaluate import evaluate
-from .games import derive_seed
+from .baselines import evaluate_model
+from .shards import ShardedVectorEnv
 
 RUN_FILES = {"config": "config.toml", "state": "state.json", "checkpoint": "checkpoint.zip",
              "snapshots": "snapshots", "best": "best_model.zip", "final": "model.zip",
@@ -238,7 +240,7 @@ class Trainer:
             model.learn(c.steps - start, callback=callback, reset_num_timesteps=not start)
         callback.finish(model)
         rows = self.final_evaluation()
-        from .plots import learning_curve
+        from .figures import learning_curve
         learning_curve(self.files, c)
         return {"steps": self.state["steps"], "rows": rows, "files": self.files, "state": self.state}
 
@@ -289,7 +291,7 @@ class Trainer:
         candidate = self.files.root / "evaluated.zip"
         model.save(candidate)
         steps = int(model.num_timesteps)
-        rows = evaluate(candidate, c.evaluation_specs(), c.players, c.eval_games, seed=c.seed, workers=self._workers())
+        rows = evaluate_model(candidate, c.evaluation_specs(), c.players, c.eval_games, seed=c.seed, workers=self._workers())
         for row in rows:
             _append_csv(self.files.evaluations, {"steps": steps, "opponent": row["opponent"], "games": row["games"],
                                                  "win_rate": row["win_rate"], "low": row["win_ci"][0],
@@ -305,7 +307,7 @@ class Trainer:
         return rows
 
     def final_evaluation(self) -> list[dict]:
-        """The best model's results against every evaluation opponent, as :func:`evaluate` gives them."""
+        """The best model's results against every evaluation opponent, as :func:`~training.learning.baselines.evaluate_model` gives them."""
         best, players = self.state["best"], self.config.players
         return [{"opponent": r["opponent"], "players": players, "games": int(r["games"]),
                  "wins": r["win_rate"] * r["games"], "win_rate": r["win_rate"], "win_ci": [r["low"], r["high"]],

@@ -1,9 +1,9 @@
 """Tribune as a single-agent Gymnasium environment: one learner against opponent policies.
 
 Each step is one decision of the learner; the opponents' decisions in between are played
-by their policies (:mod:`tribune_env.policy`) inside ``step``, so every transition is seen
+by their policies (:mod:`tribune_env.envs.opponents`) inside ``step``, so every transition is seen
 from the learner's side. The reward is 0 until the game ends, then the learner's final
-reward under the chosen scheme (:mod:`tribune_env.rewards`), whoever made the last move;
+reward under the chosen scheme (:mod:`tribune_env.envs.rewards`), whoever made the last move;
 a game cut at the round limit ends ``truncated`` with the ``score`` reward.
 """
 from __future__ import annotations
@@ -12,10 +12,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .data import DEFAULT_DATA
-from .engine import Game
-from .errors import ConfigError, IllegalActionError
-from .policy import LearnerSeats, Lineup, PlayerView, seat_policies
+from ..data import DEFAULT_DATA
+from ..engine import Game
+from ..errors import ConfigError, IllegalActionError
+from ..player import PlayerView
+from .opponents import LearnerSeats, Lineup, seat_policies
 from .rewards import check_scheme, final_rewards
 
 
@@ -78,7 +79,7 @@ class SingleAgentEnv(gym.Env):
 
     Parameters: ``num_players`` (2-5), ``opponents`` (a policy for every other seat, a list
     of n-1 policies in seat order after the learner, or an :class:`OpponentPool` drawn from
-    anew for every game; see :mod:`tribune_env.policy`),
+    anew for every game; see :mod:`tribune_env.envs.opponents`),
     ``learner_seat`` (``rotate``, ``random`` or a seat number), ``reward`` (``win``,
     ``rank``, ``score``), ``victory_card``, ``point_variant``, ``round_limit``,
     ``auto_forced``, ``render_mode`` (``ansi``, ``human``), ``data`` and ``illegal_action``.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 SCHEMES = ("win", "rank", "score")
 

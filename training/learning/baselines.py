@@ -1,7 +1,7 @@
 """Evaluating a trained model: tournaments of the model against each baseline in turn.
 
 The model sits in one seat and the opponent's spec in every other; each deal is played in
-every rotation of the seating (see :mod:`training.tournament`), so the model meets the
+every rotation of the seating (see :mod:`training.arena.tournament`), so the model meets the
 same cards from every seat. The result per opponent is the model's win rate with its 95%
 Wilson interval, mean score and rank.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from tribune_env import Game
 
-from . import tournament
-from .report import grid
+from ..arena import tournament
+from ..arena.report import grid
 
 
 def settings(players: int) -> dict:
@@ -19,7 +19,7 @@ def settings(players: int) -> dict:
             "round_limit": Game(players, seed=0, log=False).round_limit}
 
 
-def evaluate(model_path, opponents: list, players: int, games: int, seed: int = 0,
+def evaluate_model(model_path, opponents: list, players: int, games: int, seed: int = 0,
              workers: int | None = None) -> list[dict]:
     """One row per opponent spec: the model's results in `games` games against it."""
     model, game = f"model:{model_path}", settings(players)

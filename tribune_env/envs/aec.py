@@ -3,7 +3,7 @@
 Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``; the
 mask is also in ``infos[agent]["action_mask"]`` and from ``action_mask(agent)``. Turns
 follow the game, not a fixed rotation: ``agent_selection`` is whoever must decide now.
-Every agent receives its final reward (see :mod:`tribune_env.rewards`); a game that
+Every agent receives its final reward (see :mod:`tribune_env.envs.rewards`); a game that
 reaches the round limit ends in ``truncations`` with the ``score`` rewards.
 """
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from .data import DEFAULT_DATA, MAX_PLAYERS
-from .engine import Game
-from .errors import ConfigError
+from ..data import DEFAULT_DATA, MAX_PLAYERS
+from ..engine import Game
+from ..errors import ConfigError
 from .rewards import check_scheme, final_rewards
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .batch import VectorGames
-from .policy import random_action, random_legal
+from tribune_env.envs import VectorGames
+from tribune_env.player import random_action, random_legal
 
 
 @dataclass
@@ -61,7 +61,7 @@ def vector_games_runner(num_envs: int, num_players: int):
 
 def vector_env_runner(num_envs: int, num_players: int):
     """VectorEnv: a random learner per game against random opponents; counts every decision."""
-    from .vector import VectorEnv
+    from tribune_env.envs.vector import VectorEnv
 
     def run(seconds: float, rng: np.random.Generator):
         env = VectorEnv(num_envs, num_players, seed=int(rng.integers(2**31)))
@@ -88,11 +88,11 @@ def classic(name: str):
 
 
 def runners(num_players: int, num_envs: int) -> dict:
-    import tribune_env
+    from tribune_env.envs import env
     return {
         "connect_four_v3 (AEC)": aec_runner(classic("connect_four_v3")),
         "texas_holdem_v4 (AEC)": aec_runner(classic("texas_holdem_v4")),
-        f"tribune AEC, {num_players} players": aec_runner(lambda: tribune_env.env(num_players=num_players)),
+        f"tribune AEC, {num_players} players": aec_runner(lambda: env(num_players=num_players)),
         f"tribune VectorGames, N={num_envs}": vector_games_runner(num_envs, num_players),
         f"tribune VectorEnv, N={num_envs}": vector_env_runner(num_envs, num_players),
     }

@@ -1,6 +1,6 @@
 """``tribune train`` and ``tribune evaluate``.
 
-Every training setting is a flag, generated from :class:`training.config.TrainConfig`, so
+Every training setting is a flag, generated from :class:`training.learning.config.TrainConfig`, so
 flags and config files always offer the same settings. Precedence: the defaults, then
 ``--config FILE``, then the flags given. ``--resume`` reads the run's saved settings
 instead of the defaults and the file; flags still apply (``--steps`` extends a run).
@@ -13,10 +13,9 @@ from pathlib import Path
 
 import click
 
-from tribune_env.cli import SEED, WORKERS, loads_models, output
-
-from . import config as configs
-from .limits import MAX_GAMES
+from ..learning import config as configs
+from ..limits import MAX_GAMES
+from .options import SEED, WORKERS, loads_models, output, usage_errors
 
 
 def _setting_flags(command):
@@ -30,7 +29,7 @@ def _setting_flags(command):
 
 
 @loads_models
-@click.command()
+@click.command("train")
 @click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
               help="A TOML file of settings (see configs/).")
 @click.option("--out", type=click.Path(file_okay=False), default="runs/latest", show_default=True,
@@ -39,16 +38,14 @@ def _setting_flags(command):
 @click.option("--resume", is_flag=True, help="Continue the run in --out from its last checkpoint (the files "
                                              "it names must lie in --out).")
 @_setting_flags
-def train(config_file, out, resume, **flags):
+def train_command(config_file, out, resume, **flags):
     """Self-play training with MaskablePPO against a pool of baselines and earlier snapshots.
 
     Shows a progress bar, logs to CSV and TensorBoard (--out/tensorboard), evaluates
     against the baseline agents every --eval-every steps and keeps the best model. Ends
     with the best model's results table and the learning-curve plot.
     """
-    from tribune_env.cli import usage_errors
-
-    from . import selfplay
+    from ..learning import selfplay
     given = {k: v for k, v in flags.items() if v is not None}
     saved = Path(out) / "config.toml"
     if resume and config_file:
@@ -67,14 +64,14 @@ def train(config_file, out, resume, **flags):
     best = state["best"]
     click.echo(f"\ntrained {state['steps']:,} steps in {state['seconds'] / 60:.1f} minutes")
     click.echo(f"best model: {files.best} (step {best['steps']:,}); its evaluation:")
-    from .evaluate import table
+    from ..learning.baselines import table
     click.echo(table(result["rows"]))
     click.echo(f"\nlearning curve: {files.curve}\nlogs: {files.training}, {files.evaluations}, "
                f"{files.root}/progress.csv, {files.tensorboard}/")
 
 
 @loads_models
-@click.command()
+@click.command("evaluate")
 @click.argument("model", type=click.Path(exists=True, dir_okay=False))
 @click.option("--opponents", default="random,heuristic", show_default=True,
               help="Agent specs to play against, comma-separated; each is evaluated separately.")
@@ -86,24 +83,22 @@ def train(config_file, out, resume, **flags):
 @click.option("--workers", type=WORKERS, help="Processes [default: the number of CPUs].")
 @click.option("--out", type=click.Path(file_okay=False), callback=output(directory=True),
               help="Write evaluation.json and evaluation.png here.")
-def evaluate(model, opponents, players, games, seed, workers, out):
+def evaluate_command(model, opponents, players, games, seed, workers, out):
     """Play a trained model (a MaskablePPO .zip) against baseline agents: win rates with 95% intervals."""
     from agents import make_agent, split_specs
-    from tribune_env.cli import usage_errors
 
-    from . import evaluate as ev
-    from . import plots
+    from ..learning import baselines, figures
     specs = [s for s in split_specs(opponents) if s]
     if not specs:
         raise click.BadParameter("name at least one agent spec", param_hint="--opponents")
     with usage_errors():
         for spec in [f"model:{model}", *specs]:
             make_agent(spec)                     # a bad spec or model file stops here
-        rows = ev.evaluate(model, specs, players, games, seed, workers)
-    click.echo(ev.table(rows))
+        rows = baselines.evaluate_model(model, specs, players, games, seed, workers)
+    click.echo(baselines.table(rows))
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
         (Path(out) / "evaluation.json").write_text(json.dumps({"model": str(model), "seed": seed, "rows": rows},
                                                               indent=1))
-        plots.evaluation(rows, Path(out) / "evaluation.png")
+        figures.evaluation(rows, Path(out) / "evaluation.png")
         click.echo(f"\nwrote {out}/evaluation.json and evaluation.png")

@@ -1,0 +1,24 @@
+"""The ``tribune`` command, at the top of the layers: nothing imports it (docs/architecture.md).
+
+One module per group of commands: ``tool_commands`` (demo, bench), ``arena_commands``
+(tournament, play, replay) and ``learning_commands`` (train, evaluate); ``options`` holds
+what they share. Heavy modules (the engine, agents, matplotlib) are imported inside the
+commands, so that ``tribune --help`` stays quick.
+"""
+from __future__ import annotations
+
+import click
+
+from .arena_commands import play_command, replay_command, tournament_command
+from .learning_commands import evaluate_command, train_command
+from .tool_commands import bench_command, demo_command
+
+
+@click.group()
+def main():
+    """Tribune: Primus Inter Pares as a reinforcement-learning environment."""
+
+
+for command in (demo_command, bench_command, tournament_command, play_command, replay_command, train_command,
+                evaluate_command):
+    main.add_command(command)

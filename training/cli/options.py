@@ -1,0 +1,54 @@
+"""What the ``tribune`` commands share: bounded numbers, output paths tried first, errors as messages."""
+from __future__ import annotations
+
+import inspect
+import math
+from contextlib import contextmanager
+
+import click
+
+from tribune_env.errors import ConfigError, TribuneError
+from tribune_env.files import check_output
+
+from ..limits import MAX_SEED, MAX_WORKERS
+
+SEED = click.IntRange(0, MAX_SEED)
+WORKERS = click.IntRange(1, MAX_WORKERS)
+
+
+class FiniteRange(click.FloatRange):
+    """A FloatRange that refuses nan too (it compares false with any bound)."""
+
+    def convert(self, value, param, ctx):
+        value = super().convert(value, param, ctx)
+        if math.isnan(value):
+            self.fail("nan is not a number", param, ctx)
+        return value
+
+
+def loads_models(command: click.Command) -> click.Command:
+    """Say in a command's help that the model files it may load run code."""
+    command.help = inspect.cleandoc(command.help) + ("\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
+                     "of pickled Python objects: loading one runs its code, so load only model files you trust.")
+    return command
+
+
+def output(directory: bool = False):
+    """A click callback refusing an output path that cannot be written, before the command does any work."""
+    def check(ctx, param, value):
+        if value is not None:
+            try:
+                check_output(value, directory)
+            except ConfigError as exc:
+                raise click.BadParameter(str(exc), ctx, param) from None
+        return value
+    return check
+
+
+@contextmanager
+def usage_errors():
+    """The package's errors (bad configuration, records, illegal actions) as messages, not tracebacks."""
+    try:
+        yield
+    except TribuneError as exc:
+        raise click.ClickException(str(exc)) from None

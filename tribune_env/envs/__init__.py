@@ -1,0 +1,35 @@
+"""The environment adapters: the engine as PettingZoo, Gymnasium and vector environments.
+
+They sit above the engine (``tribune_env`` imports none of them, so a game needs neither
+gymnasium nor pettingzoo) and below the agents. Importing this package registers the
+Gymnasium id ``Tribune-v0``; ``gymnasium.make("tribune_env.envs:Tribune-v0")`` imports it
+on the way. PettingZoo and stable-baselines3 (with torch) load only when their adapter is
+asked for.
+"""
+from gymnasium.envs.registration import register, registry
+
+from .opponents import OpponentPool
+from .single import SingleAgentEnv
+from .vector_games import VectorGames
+
+if "Tribune-v0" not in registry:
+    register(id="Tribune-v0", entry_point="tribune_env.envs.single:SingleAgentEnv")
+
+
+def env(**config):
+    """The PettingZoo AEC environment (wrapped); see :mod:`tribune_env.envs.aec`."""
+    from .aec import env as make
+    return make(**config)
+
+
+def __getattr__(name):
+    if name == "raw_env":                   # imported on demand: PettingZoo
+        from .aec import raw_env
+        return raw_env
+    if name == "VectorEnv":                 # imported on demand: stable-baselines3 and torch, if present
+        from .vector import VectorEnv
+        return VectorEnv
+    raise AttributeError(f"module 'tribune_env.envs' has no attribute {name!r}")
+
+
+__all__ = ["OpponentPool", "SingleAgentEnv", "VectorEnv", "VectorGames", "env", "raw_env"]
