@@ -38,7 +38,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from tribune_env.data import (
     LEGATES,
@@ -49,9 +48,10 @@ from tribune_env.data import (
     SENATORS,
     VESTALS,
 )
-from tribune_env.jit import JIT
 from tribune_env.kernel import K, views
 from tribune_env.state import SCROLL, STATUS_TERMINATED, TRIBUNE, Meta
+
+from .compiled import JIT, njit
 
 VICTORY_WEIGHT = 30.0       # points for the whole way from nothing to meeting the victory card
 LEAD_SCALE = 10.0           # points of lead that make tanh(1) = 0.76

@@ -20,14 +20,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from tribune_env.core import dispatch
 from tribune_env.core.bids import digit_toward
 from tribune_env.core.common import top_task
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.data import NUM_FACTIONS, NUM_VALUES
-from tribune_env.jit import JIT
 from tribune_env.kernel import (
     ATRIUM,
     CATACOMBS,
@@ -45,6 +43,7 @@ from tribune_env.state import MONEY as MONEY_COLUMN
 from tribune_env.state import Meta
 from tribune_env.tasks import Task
 
+from .compiled import JIT, njit
 from .base import Agent
 from .evaluation import (
     CARD_POINTS,

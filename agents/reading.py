@@ -23,7 +23,6 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from tribune_env.data import (
     GLADIATORS,
@@ -36,12 +35,12 @@ from tribune_env.data import (
     SENATORS,
     VESTALS,
 )
-from tribune_env.jit import JIT
 from tribune_env.kernel import K
 from tribune_env.state import MONEY as MONEY_COLUMN
 from tribune_env.state import NO_TILE, SCROLL, TRIBUNE, Meta
 from tribune_env.state import TILE as TILE_COLUMN
 
+from .compiled import JIT, njit
 from .evaluation import (
     CARD_POINTS,
     CARDS,

@@ -1,0 +1,14 @@
+"""The agents' compiled sources, and numba's ``njit`` caching them in the agents' own directory.
+
+The cache key covers these files and the engine's key, since the agents' compiled code
+calls the engine's (see :mod:`tribune_env.jit`).
+"""
+from pathlib import Path
+
+from tribune_env.jit import ENGINE_KEY, JIT, compiler, source_key
+
+SOURCES = ("compiled.py", "evaluation.py", "reading.py", "heuristic.py")
+KEY = source_key(Path(__file__).resolve().parent, SOURCES, below=ENGINE_KEY)
+njit = compiler("agents", KEY)
+
+__all__ = ["JIT", "KEY", "SOURCES", "njit"]
