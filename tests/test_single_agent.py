@@ -1,4 +1,6 @@
 """SingleAgentEnv (Tribune-v0): one learner against opponent policies, seen from the learner's side."""
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -62,12 +64,22 @@ def test_gymnasium_check_env_through_make():
 
 
 def test_make_returns_the_registered_environment():
-    env = gym.make("Tribune-v0", num_players=3, opponents="random")
+    env = gym.make("Tribune-v0", num_players=3, opponents="random")  # registered by importing tribune_env.envs
     assert isinstance(env.unwrapped, SingleAgentEnv)
     obs, info = env.reset(seed=4)
     assert obs.shape == env.observation_space.shape and env.observation_space.contains(obs)
     masks = env.get_wrapper_attr("action_masks")()
     assert masks.dtype == bool and masks.any()
+
+
+def test_make_imports_the_adapters_itself():
+    """A fresh interpreter makes it by "module:id", without importing tribune_env first."""
+    code = ("import gymnasium as gym\n"
+            "env = gym.make('tribune_env.envs:Tribune-v0', num_players=2)\n"
+            "print(type(env.unwrapped).__name__, env.reset(seed=0)[0].shape)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[0] == "SingleAgentEnv"
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

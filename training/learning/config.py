@@ -1,7 +1,7 @@
 """Training settings: one dataclass, read from a TOML file and overridden by command-line flags.
 
 Every field has a default, so ``TrainConfig()`` is a complete run. A config file holds
-any subset of the fields at top level (see ``configs/``); unknown keys and bad values
+any subset of the fields at top level (see ``training/configs/``); unknown keys and bad values
 raise :class:`~tribune_env.errors.ConfigError` naming them. The resolved settings are
 saved with each run, and a resumed run reads them back from there.
 """

@@ -1,0 +1,34 @@
+"""Each compiled package caches under its own key: its sources and the keys of the packages it calls."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def keys(root: Path) -> tuple[str, str]:
+    """The engine's and the agents' cache keys, as the packages copied under `root` compute them."""
+    code = "import agents.compiled, tribune_env.jit; print(tribune_env.jit.ENGINE_KEY, agents.compiled.KEY)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=600,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    assert result.returncode == 0, result.stderr
+    engine, agents = result.stdout.split()
+    return engine, agents
+
+
+def test_an_agents_edit_changes_the_agents_key_only_and_an_engine_edit_both(tmp_path):
+    for package in ("tribune_env", "agents"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "*.zip"))
+    engine, agents = keys(tmp_path)
+    assert keys(ROOT) == (engine, agents)             # the copies are the packages in use
+
+    with open(tmp_path / "agents" / "reading.py", "a") as f:
+        f.write("# an edit\n")
+    edited_engine, edited_agents = keys(tmp_path)
+    assert edited_engine == engine and edited_agents != agents
+
+    with open(tmp_path / "tribune_env" / "core" / "dispatch.py", "a") as f:
+        f.write("# an edit\n")
+    assert all(new != old for new, old in zip(keys(tmp_path), (edited_engine, edited_agents)))

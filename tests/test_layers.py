@@ -1,0 +1,121 @@
+"""The layers depend downward only (docs/architecture.md, "Layers").
+
+engine (``tribune_env``) <- adapters (``tribune_env.envs``) <- agents (``agents``) <- training
+(``training``) <- the ``tribune`` command (``training.cli``), which nothing imports. Every
+import of every module is read with ``ast``, at the top of the module and inside functions.
+"""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("tribune_env", "agents", "training")
+LAYERS = ("engine", "adapters", "agents", "training", "cli")
+HEAVY = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "agents", "training")
+
+
+def layer(module: str) -> str | None:
+    """The layer of a dotted module name of the project; None for any other module."""
+    top = module.split(".")[0]
+    if module == "tribune_env.envs" or module.startswith("tribune_env.envs."):
+        return "adapters"
+    if module == "training.cli" or module.startswith("training.cli."):
+        return "cli"
+    return {"tribune_env": "engine", "agents": "agents", "training": "training"}.get(top)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module) for every import in the file, wherever it stands."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            # `from package import module` imports the module: judge each name as one
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return found
+
+
+def modules() -> list[Path]:
+    return sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
+
+
+def upward_imports(files) -> list[str]:
+    """Every import of a higher layer than the importing module's own."""
+    wrong = []
+    for path in files:
+        here = layer(module_name(path))
+        for line, target in imports(path):
+            there = layer(target)
+            if there is not None and LAYERS.index(there) > LAYERS.index(here):
+                wrong.append(f"{path.relative_to(ROOT)}:{line} ({here}) imports {target} ({there})")
+    return wrong
+
+
+def cli_importers(files) -> list[str]:
+    """Every module outside the command that imports it."""
+    return [f"{path.relative_to(ROOT)}:{line} imports {target}"
+            for path in files if layer(module_name(path)) != "cli"
+            for line, target in imports(path) if layer(target) == "cli"]
+
+
+def loaded_after(code: str) -> list[str]:
+    """The heavy packages in sys.modules after running `code` in a fresh interpreter."""
+    check = f"{code}\nimport sys\nprint(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
+def test_every_module_has_a_layer():
+    assert modules() and all(layer(module_name(p)) for p in modules())
+
+
+def test_no_layer_imports_a_higher_one():
+    assert upward_imports(modules()) == []
+
+
+def test_nothing_imports_the_command():
+    assert cli_importers(modules()) == []
+
+
+def test_the_checks_see_an_upward_import(tmp_path, monkeypatch):
+    """The checks above can fail: an engine module importing the adapters, and one importing the command."""
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    bad = tmp_path / "tribune_env" / "wrong.py"
+    bad.parent.mkdir()
+    bad.write_text("def later():\n    from .envs import VectorEnv\n    from training import cli\n")
+    assert len(upward_imports([bad])) == 2 and len(cli_importers([bad])) == 1
+
+
+def test_the_engine_loads_no_adapter_agent_or_training():
+    assert loaded_after("from tribune_env import Game, PlayerView\nimport numpy as np\n"
+                        "game = Game(3, seed=1)\nrng = np.random.default_rng(0)\n"
+                        "for _ in range(50):\n"
+                        "    game.observe(game.current_player)\n"
+                        "    game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))\n") == []
+
+
+def test_the_agents_load_no_training():
+    loaded = loaded_after("import agents, agents.heuristic, agents.ismcts, agents.model, agents.human\n"
+                          "agents.make_agent('heuristic')")
+    assert "agents" in loaded and "training" not in loaded
+
+
+@pytest.mark.parametrize("code", ["import gymnasium", "import training"])
+def test_the_subprocess_check_sees_a_heavy_import(code):
+    assert loaded_after(code)
