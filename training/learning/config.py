@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass, field, fields
 
 from tribune_env import files
-from tribune_env.errors import ConfigError
 from tribune_env.envs.rewards import SCHEMES
+from tribune_env.errors import ConfigError
 
 from ..limits import MAX_GAMES, MAX_SEED, MAX_WORKERS
 

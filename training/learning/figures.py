@@ -1,7 +1,9 @@
 """Pictures of learning: a training run's learning curve, and a model's evaluation against the baselines."""
 from __future__ import annotations
 
-from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global figure state
+from matplotlib.figure import (
+    Figure,  # no pyplot: no GUI backend, no global figure state
+)
 
 from ..arena.plots import win_bars
 

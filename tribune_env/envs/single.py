@@ -19,7 +19,6 @@ from ..player import PlayerView
 from .opponents import LearnerSeats, Lineup, seat_policies
 from .rewards import check_scheme, final_rewards
 
-
 ILLEGAL_ACTION = ("raise", "lose")
 
 

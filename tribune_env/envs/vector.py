@@ -18,12 +18,12 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from .advice import advise, advised_space
-from .vector_games import VectorGames
 from ..data import MAX_PLAYERS
 from ..errors import ConfigError
 from ..player import PlayerView
+from .advice import advise, advised_space
 from .opponents import LearnerSeats, Lineup
+from .vector_games import VectorGames
 
 try:
     from stable_baselines3.common.vec_env import VecEnv as _Base
