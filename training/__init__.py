@@ -1,3 +1,3 @@
 """Everything above the agents: learning (``learning/``), contests between agents (``arena/``),
 the tools (``tools/``) and, at the very top, the ``tribune`` command (``cli/``), which
-nothing imports. ``limits.py`` bounds the numbers all of them accept."""
+nothing imports. ``bounds.py`` bounds the numbers all of them accept."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tribune_env import Game, IllegalActionError, StateFormatError, VictoryCard, files
 
-from ..limits import MAX_ROUND_LIMIT, MAX_SEED
+from ..bounds import MAX_ROUND_LIMIT, MAX_SEED
 
 FORMAT, VERSION = "tribune-record", 1
 FIELDS = {"config": dict, "agents": list, "actions": list, "outcome": dict}

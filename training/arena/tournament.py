@@ -22,7 +22,7 @@ from agents import REGISTRY as agent_registry
 from agents import make_agent
 from tribune_env import ConfigError, Game, IllegalActionError
 
-from ..limits import MAX_GAMES
+from ..bounds import MAX_GAMES
 from . import records
 from .games import derive_seed, ending, play_game, reset_agents
 from .processes import parallel_map

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..limits import MAX_GAMES, MAX_ROUND_LIMIT
+from ..bounds import MAX_GAMES, MAX_ROUND_LIMIT
 from .options import SEED, WORKERS, FiniteRange, loads_models, output, usage_errors
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ..learning import config as configs
-from ..limits import MAX_GAMES
+from ..bounds import MAX_GAMES
 from .options import SEED, WORKERS, loads_models, output, usage_errors
 
 

@@ -10,7 +10,7 @@ import click
 from tribune_env.errors import ConfigError, TribuneError
 from tribune_env.files import check_output
 
-from ..limits import MAX_SEED, MAX_WORKERS
+from ..bounds import MAX_SEED, MAX_WORKERS
 
 SEED = click.IntRange(0, MAX_SEED)
 WORKERS = click.IntRange(1, MAX_WORKERS)

@@ -16,7 +16,7 @@ from tribune_env import files
 from tribune_env.envs.rewards import SCHEMES
 from tribune_env.errors import ConfigError
 
-from ..limits import MAX_GAMES, MAX_SEED, MAX_WORKERS
+from ..bounds import MAX_GAMES, MAX_SEED, MAX_WORKERS
 
 MAX_BYTES = 2**20             # a config file: a few hundred bytes
 MAX_ROLLOUT = 65_536          # n_steps x num_envs: the rollout is held in memory, about 8 KB a step

@@ -16,16 +16,10 @@ if "Tribune-v0" not in registry:
     register(id="Tribune-v0", entry_point="tribune_env.envs.single:SingleAgentEnv")
 
 
-def env(**config):
-    """The PettingZoo AEC environment (wrapped); see :mod:`tribune_env.envs.aec`."""
-    from .aec import env as make
-    return make(**config)
-
-
 def __getattr__(name):
-    if name == "raw_env":                   # imported on demand: PettingZoo
-        from .aec import raw_env
-        return raw_env
+    if name in ("env", "raw_env"):          # imported on demand: PettingZoo (env is the wrapped raw_env)
+        from . import aec
+        return getattr(aec, name)
     if name == "VectorEnv":                 # imported on demand: stable-baselines3 and torch, if present
         from .vector import VectorEnv
         return VectorEnv
