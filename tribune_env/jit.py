@@ -20,6 +20,7 @@ import numba
 
 ROOT = Path(__file__).resolve().parent.parent      # the packages tribune_env and agents sit side by side
 COMPILED_FROM = ("tribune_env/jit.py", "tribune_env/kernel.py", "tribune_env/data.py", "tribune_env/state.py",
+                 "tribune_env/actions.py", "tribune_env/observation.py",
                  "tribune_env/tasks.py", "tribune_env/core/*.py", "agents/evaluation.py", "agents/reading.py",
                  "agents/heuristic.py")
 
