@@ -912,7 +912,7 @@ def test_takeover_that_the_hand_cannot_win_is_still_put_to_the_player():
     g2 = fresh(3, victory_card=LONG)          # one card: no set of two, as all can see
     display(g2, 0, "Senators", 7, 8)
     give(g2, 1, C("Senators", 10))
-    g2.field_owner[SENATORS, 0] = 1
+    g2.state.field_owner[SENATORS, 0] = 1
     run(g2, (Task.TAKEOVER, SENATORS))
     assert done(g2)
 

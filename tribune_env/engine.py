@@ -142,13 +142,11 @@ class Game:
         self.need = None if self.victory_card is None else self.victory_card.need[self.n]
         self.marker_goal = self.data.point_variant_markers[self.n]
         self.obs_template = self.obs_layout.template(self)
-        self._bind(state)
-        self._params = params(self, log)
         self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
-        self._mask = np.zeros(self.A.size, dtype=np.int8)
         self._size = self.A.size
         self.log = [] if log else None
-        self.handle = Handle(self._buffer, self._params, self._mask)
+        self.state = state                  # params() reads its layout
+        self._bind(state, params(self, log), np.zeros(self.A.size, dtype=np.int8))
 
     def _setup(self):
         """Rulebook setup 5-8: shuffle, deal, choose the starting player and money."""
@@ -179,10 +177,17 @@ class Game:
                 "victory_card": None if self.victory_card is None else self.victory_card.to_dict(),
                 "round_limit": self.round_limit, "auto_forced": self.auto_forced}
 
-    def _bind(self, state: State):
+    def _bind(self, state: State, params: np.ndarray, mask: np.ndarray):
+        """Hold this state, parameter array and mask: the arrays of :attr:`handle`."""
         self.state = state
-        self._buffer = state.buffer
+        self._buffer, self._params, self._mask = state.buffer, params, mask
         self._meta, self._tasks = state.meta, state.tasks      # read at every step
+        self._handle = Handle(state.buffer, params, mask)
+
+    @property
+    def handle(self) -> Handle:
+        """The arrays compiled code takes of this game (see :class:`Handle`)."""
+        return self._handle
 
     def move_to(self, buffer: np.ndarray, params: np.ndarray, mask: np.ndarray):
         """Move this game's state, parameters and mask into the given arrays and keep them there.
@@ -190,10 +195,8 @@ class Game:
         A batch of games lives in the rows of 2-D arrays (:mod:`tribune_env.batch`) so that
         compiled loops step them all at once; ``move_to(copies)`` gives a game its own again.
         """
-        buffer[:], params[:], mask[:] = self.handle
-        self._mask, self._params = mask, params
-        self._bind(State(self.state.layout, buffer))
-        self.handle = Handle(self._buffer, self._params, self._mask)
+        buffer[:], params[:], mask[:] = self._handle
+        self._bind(State(self.state.layout, buffer), params, mask)
 
     def _run(self, fn, *args):
         """Call a compiled entry point on this game, then put its events into the log."""
@@ -218,7 +221,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self._meta[Meta.STATUS] != Status.RUNNING
+        return int(self._meta[Meta.STATUS]) != Status.RUNNING     # int: numpy compares an IntEnum slowly
 
     @property
     def round(self) -> int:
@@ -239,7 +242,7 @@ class Game:
     def current_player(self):
         """The player to act, or None once the game is over."""
         meta = self._meta
-        if meta[Meta.STATUS] != Status.RUNNING:
+        if int(meta[Meta.STATUS]) != Status.RUNNING:
             return None
         return int(self._tasks[meta[Meta.N_TASKS] - 1, 1])
 
@@ -342,10 +345,8 @@ class Game:
         """An independent copy: state (generator included), mask and log."""
         other = copy.copy(self)         # the configuration is shared, never changed
         other._events = np.zeros_like(self._events)
-        other._mask = self._mask.copy()
         other.log = None if self.log is None else list(self.log)
-        other._bind(self.state.clone())
-        other.handle = Handle(other._buffer, other._params, other._mask)
+        other._bind(self.state.clone(), self._params, self._mask.copy())
         return other
 
     def state_equals(self, other: "Game") -> bool:

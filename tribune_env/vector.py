@@ -214,6 +214,6 @@ class VectorEnv(_Base):
             if self.advisor is not None:                  # a finished game: no legal move, no advice
                 last = advise(self.advisor, last, np.zeros((1, self.games.action_size), dtype=bool), [None])
             infos[i] = {"terminal_observation": last[0],
-                        "TimeLimit.truncated": bool(ended[i] == Status.TRUNCATED), "learner_seat": learner,
+                        "TimeLimit.truncated": int(ended[i]) == Status.TRUNCATED, "learner_seat": learner,
                         "scores": game.scores(), "winners": game.winners()}
             self._seat_learner(i)
