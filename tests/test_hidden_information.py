@@ -442,7 +442,7 @@ def test_same_seed_same_game():
 
 
 def test_different_seeds_deal_differently():
-    hands = {Game(4, seed=s).hand.tobytes() for s in range(10)}
+    hands = {Game(4, seed=s).state.hand.tobytes() for s in range(10)}
     assert len(hands) == 10
 
 

@@ -179,7 +179,7 @@ def _views_source() -> str:
 
 
 def _compile_views():
-    namespace = {"S": S, "_field": _field}
+    namespace = {"__name__": __name__, "S": S, "_field": _field}   # the cache rebuilds it from this module
     exec(compile(_views_source(), __file__, "exec"), namespace)
     return njit(**JIT)(namespace["views"])
 
