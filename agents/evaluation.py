@@ -42,14 +42,15 @@ import numpy as np
 from tribune_env.data import (
     LEGATES,
     NUM_FACTIONS,
-    OBJECTIVES,
+    NUM_OBJECTIVES,
     PATRICIANS,
     PLEBEIANS,
     SENATORS,
     VESTALS,
+    Objective,
 )
 from tribune_env.kernel import K, views
-from tribune_env.state import SCROLL, STATUS_TERMINATED, TRIBUNE, Meta
+from tribune_env.state import SCROLL, TRIBUNE, Meta, Status
 
 from .compiled import JIT, njit
 
@@ -87,17 +88,16 @@ _VESTAL_TRIBUNE = (1 << SENATORS) | (1 << VESTALS)
 _TRIBUNE_FACTIONS = _PLEBEIAN_TRIBUNE | _VESTAL_TRIBUNE
 _SCROLL_SOURCES = (1 << LEGATES) | (1 << SENATORS)
 _VESTALS = 1 << VESTALS
-_OBJECTIVES = len(OBJECTIVES)
 
 
 def evaluate(game, seat: int) -> float:
     """How good `game` is for `seat`, in [-1, 1] (see the module docstring for the scale)."""
-    return evaluate_state(game._buffer, game._params, seat)
+    return evaluate_state(game.handle.buffer, game.handle.params, seat)
 
 
 def potential(game, player: int, **change) -> float:
     """Player's potential in points, optionally after a hypothetical change (see :data:`CHANGE`)."""
-    s = game._buffer, game._params
+    s = game.handle.buffer, game.handle.params
     return float(changed_potential(*s, player, change_of(**change)))
 
 
@@ -123,7 +123,7 @@ def evaluate_state(buf, k, seat):
     """:func:`evaluate` on a state buffer and its parameters."""
     s = views(buf, k)
     n = k[K.N]
-    if s.meta[Meta.STATUS] == STATUS_TERMINATED:
+    if s.meta[Meta.STATUS] == Status.TERMINATED:
         winners = 0
         for p in range(n):
             winners += s.winner[p] != 0
@@ -222,17 +222,17 @@ def score(row, k):
 def progress_of(row, k):
     """Weighted share of the victory card met: the best `need` objectives count fully."""
     controls = int(row[CONTROLS_])
-    credit = np.empty(_OBJECTIVES)
-    credit[0] = _tribune_credit(row[TILE_], controls)
-    credit[1] = _favor_credit(row[ETERNAL_] or row[TEMP_], controls, row[VESTAL_])
-    credit[2] = _credit(row[LAURELS_], k[K.V_LAURELS])
-    credit[3] = _credit(row[LEGIONS_], k[K.V_LEGIONS])
-    credit[4] = _credit(row[MONEY_], k[K.V_DENARII])
-    credit[5] = _credit(row[MARKERS_], k[K.V_MARKERS])
+    credit = np.empty(NUM_OBJECTIVES)
+    credit[Objective.TRIBUNE] = _tribune_credit(row[TILE_], controls)
+    credit[Objective.FAVOR] = _favor_credit(row[ETERNAL_] or row[TEMP_], controls, row[VESTAL_])
+    credit[Objective.LAURELS] = _credit(row[LAURELS_], k[K.V_LAURELS])
+    credit[Objective.LEGIONS] = _credit(row[LEGIONS_], k[K.V_LEGIONS])
+    credit[Objective.DENARII] = _credit(row[MONEY_], k[K.V_DENARII])
+    credit[Objective.MARKERS] = _credit(row[MARKERS_], k[K.V_MARKERS])
     need, obligatory = k[K.V_NEED], k[K.V_OBLIGATORY]
-    weights = need + (OBLIGATORY - 1 if obligatory >= 0 else 0.0) + SPARE * (_OBJECTIVES - need)
+    weights = need + (OBLIGATORY - 1 if obligatory >= 0 else 0.0) + SPARE * (NUM_OBJECTIVES - need)
     counted, n = 0.0, 0
-    for i in range(_OBJECTIVES):          # the obligatory one apart, the others sorted, best first
+    for i in range(NUM_OBJECTIVES):          # the obligatory one apart, the others sorted, best first
         if i == obligatory:
             counted = OBLIGATORY * credit[i]
             need -= 1

@@ -25,22 +25,22 @@ from tribune_env.core import dispatch
 from tribune_env.core.bids import digit_toward
 from tribune_env.core.common import top_task
 from tribune_env.core.events import CAPACITY, WIDTH
-from tribune_env.data import NUM_FACTIONS, NUM_VALUES
-from tribune_env.kernel import (
+from tribune_env.data import (
     ATRIUM,
     CATACOMBS,
     CURIA,
     FORUM,
     LATRINE,
     MARS,
+    NUM_FACTIONS,
+    NUM_VALUES,
     PANTHEON,
     THERMAE,
-    K,
-    views,
 )
+from tribune_env.kernel import K, views
 from tribune_env.state import ETERNAL as ETERNAL_COLUMN
 from tribune_env.state import MONEY as MONEY_COLUMN
-from tribune_env.state import Meta
+from tribune_env.state import Meta, Status
 from tribune_env.tasks import Task
 
 from .compiled import JIT, njit
@@ -107,7 +107,7 @@ class HeuristicAgent(Agent):
         ``act`` calls it on ``view.determinize(rng)``; a search that holds such a sampled world
         (IS-MCTS) can call it directly and spare a determinisation. The game is left unchanged.
         """
-        return int(choose(game._buffer, game._params, game._mask, game.deck_counts))
+        return int(choose(*game.handle, game.deck_counts))
 
 
 @njit(**JIT)
@@ -157,22 +157,14 @@ def choose(buf, k, m, deck_counts):
 # ---------------------------------------------------------------- board geometry
 @njit(**JIT)
 def spaces(k, region):
-    """First and end follower space of a region (regions in board order)."""
-    return k[K.SP_THERMAE + region], k[K.SP_THERMAE + region + 1]
+    """First and end follower space of a region (a block of the parameters, one entry per region)."""
+    return k[K.SP + region], k[K.SP + region + 1]
 
 
 @njit(**JIT)
 def slots(k, region):
-    """First and end card slot of a region that shows cards."""
-    if region == THERMAE:
-        return k[K.SL_THERMAE], k[K.SL_FORUM]
-    if region == FORUM:
-        return k[K.SL_FORUM], k[K.SL_LATRINE]
-    if region == LATRINE:
-        return k[K.SL_LATRINE], k[K.SL_ATRIUM]
-    if region == ATRIUM:
-        return k[K.SL_ATRIUM], k[K.SL_PANTHEON]
-    return k[K.SL_PANTHEON], k[K.SL_END]
+    """First and end card slot of a region (empty for a region that shows no cards)."""
+    return k[K.SL + region], k[K.SL + region + 1]
 
 
 @njit(**JIT)
@@ -619,7 +611,7 @@ def best_placements(game, width: int) -> np.ndarray:
     game: a determinisation), best first; None if the decision waiting is not a placement."""
     if game.decision()[0] != Task.PLACE:
         return None
-    return _best_placements(game._buffer, game._params, game._mask, game.deck_counts, width)
+    return _best_placements(*game.handle, game.deck_counts, width)
 
 
 @njit(**JIT)
@@ -640,7 +632,7 @@ def play_out(game, rounds: int, moves: int) -> None:
     is left at the next decision, as if each move had been stepped, except that its log (if
     any) does not record them.
     """
-    _play_out(game._buffer, game._params, game._mask, game.deck_counts, rounds, moves)
+    _play_out(*game.handle, game.deck_counts, rounds, moves)
 
 
 @njit(**JIT)
@@ -649,7 +641,7 @@ def _play_out(buf, k, m, deck_counts, rounds, moves):
     s = views(buf, k)
     end = s.meta[Meta.ROUND] + rounds
     for _ in range(moves):
-        if s.meta[Meta.STATUS] != 0 or s.meta[Meta.ROUND] >= end:
+        if s.meta[Meta.STATUS] != Status.RUNNING or s.meta[Meta.ROUND] >= end:
             return
         events[0, 0] = 0
         dispatch.step(buf, k, events, m, choose(buf, k, m, deck_counts))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tribune_env import Game
-from tribune_env.state import M
+from tribune_env.state import Meta
 
 NUM_CARDS = 100
 
@@ -58,10 +58,10 @@ def decision_kind(g: Game):
 
 def total_cards(g: Game) -> int:
     """Every card wherever it lies, counted without the engine's helper."""
-    n_draw = int(g.meta[M["draw_n"]])
-    return int(g.hand.sum() + n_draw + g.discard_public.sum() + g.discard_hidden.sum()
-               + g.catacombs.sum() + g.curia.sum() + g.mars_pairs.sum()
-               + (g.slot_card >= 0).sum() + g.sets.sum() + g.challenger.sum())
+    n_draw = int(g.state.meta[Meta.DRAW_N])
+    return int(g.state.hand.sum() + n_draw + g.state.discard_public.sum() + g.state.discard_hidden.sum()
+               + g.state.catacombs.sum() + g.state.curia.sum() + g.state.mars_pairs.sum()
+               + (g.state.slot_card >= 0).sum() + g.state.sets.sum() + g.state.challenger.sum())
 
 
 def collect_states(seeds, predicates: dict, per_predicate: int = 3, players=(2, 3, 4, 5),

@@ -21,7 +21,7 @@ import numpy as np
 from tribune_env import Game, StateFormatError, VictoryCard
 from tribune_env.data import NUM_VALUES
 from tribune_env.saving import card_counts
-from tribune_env.state import M
+from tribune_env.state import Meta
 from tribune_env.tasks import Task
 
 MESSAGE_LIMIT = 300          # a rejection names the problem; it never echoes the input
@@ -78,8 +78,8 @@ def decision_kinds(texts) -> set:
     for text in texts:
         d = json.loads(text)
         meta, tasks = d["arrays"]["meta"], d["arrays"]["tasks"]
-        if meta[M["status"]] == 0:
-            kinds.add(Task(tasks[meta[M["n_tasks"]] - 1][0]))
+        if meta[Meta.STATUS] == 0:
+            kinds.add(Task(tasks[meta[Meta.N_TASKS] - 1][0]))
     return kinds
 
 
@@ -152,7 +152,7 @@ def resource_value(rng, d, pool):
     if choice == 0:
         d["arrays"]["res"][int(rng.integers(5))][int(rng.integers(3))] = value
     elif choice == 1:
-        d["arrays"]["meta"][M[_pick(rng, ("colosseum", "reshuffles", "round", "coin_bowl_used"))]] = value
+        d["arrays"]["meta"][Meta[_pick(rng, ("colosseum", "reshuffles", "round", "coin_bowl_used")).upper()]] = value
     elif choice == 2:
         d["arrays"]["bids"][int(rng.integers(5))] = value
     else:
@@ -167,7 +167,7 @@ def amount_at_limit(rng, d, pool):
         row, col = int(rng.integers(d["config"]["num_players"])), int(rng.integers(3))
         holder, key = d["arrays"]["res"][row], col
     else:
-        holder, key = d["arrays"]["meta"], M[_pick(rng, ("colosseum", "reshuffles"))]
+        holder, key = d["arrays"]["meta"], Meta[_pick(rng, ("colosseum", "reshuffles")).upper()]
 
     def accepted(value):
         holder[key] = value
@@ -188,13 +188,13 @@ def amount_at_limit(rng, d, pool):
 
 
 def _live(d):
-    return d["arrays"]["tasks"][: d["arrays"]["meta"][M["n_tasks"]]]
+    return d["arrays"]["tasks"][: d["arrays"]["meta"][Meta.N_TASKS]]
 
 
 def task_edit(rng, d, pool):
     """The task stack: a kind or argument changed, rows swapped, dropped or repeated, n_tasks moved."""
     tasks, meta = d["arrays"]["tasks"], d["arrays"]["meta"]
-    n = meta[M["n_tasks"]]
+    n = meta[Meta.N_TASKS]
     choice = int(rng.integers(7))
     i = int(rng.integers(max(n, 1)))
     if choice == 0:
@@ -208,13 +208,13 @@ def task_edit(rng, d, pool):
         i = 0 if rng.random() < 0.5 else i
         del tasks[i]
         tasks.append([0, 0, 0, 0])
-        meta[M["n_tasks"]] = n - 1
+        meta[Meta.N_TASKS] = n - 1
     elif choice == 4 and n >= 1:                     # a row repeated
         tasks.insert(i, list(tasks[i]))
         tasks.pop()
-        meta[M["n_tasks"]] = n + 1
+        meta[Meta.N_TASKS] = n + 1
     elif choice == 5:
-        meta[M["n_tasks"]] = max(0, n + int(_pick(rng, (-2, -1, 1, 2, 60, 64, 65, 128))))
+        meta[Meta.N_TASKS] = max(0, n + int(_pick(rng, (-2, -1, 1, 2, 60, 64, 65, 128))))
     else:                                            # the bottom entry altered
         tasks[0] = [int(_pick(rng, [int(t) for t in Task])), int(rng.integers(-1, 5)), int(rng.integers(3)), 0]
     return d
@@ -245,7 +245,7 @@ def move_card(rng, d, pool):
         if place[0] in ("build", "catacombs_seen"):
             continue
         sources += [("counts", place, c) for c, x in enumerate(_counts(d, place)) if x > 0]
-    sources += [("draw", i, a["draw"][i]) for i in range(meta[M["draw_n"]])]
+    sources += [("draw", i, a["draw"][i]) for i in range(meta[Meta.DRAW_N])]
     sources += [("slot", s, code) for s, code in enumerate(a["slot_card"]) if code >= 0]
     sources += [("sets", f, f * NUM_VALUES + v) for f, row in enumerate(a["sets"]) for v, x in enumerate(row) if x]
     kind, where, code = _pick(rng, sources)
@@ -254,7 +254,7 @@ def move_card(rng, d, pool):
     elif kind == "draw":
         del a["draw"][where]
         a["draw"].append(-1)
-        meta[M["draw_n"]] -= 1
+        meta[Meta.DRAW_N] -= 1
     elif kind == "slot":
         a["slot_card"][where] = -1
     else:
@@ -265,9 +265,9 @@ def move_card(rng, d, pool):
         a["slot_card"][_pick(rng, empty)] = code
         a["slot_up"][int(rng.integers(len(a["slot_up"])))] ^= int(rng.integers(2))
     elif target == 1:
-        a["draw"].insert(int(rng.integers(meta[M["draw_n"]] + 1)), code)
+        a["draw"].insert(int(rng.integers(meta[Meta.DRAW_N] + 1)), code)
         a["draw"].pop()
-        meta[M["draw_n"]] += 1
+        meta[Meta.DRAW_N] += 1
     elif target == 2:
         a["sets"][code // NUM_VALUES][code % NUM_VALUES] += 1
     else:
@@ -324,7 +324,7 @@ def config_edit(rng, d, pool):
         config["num_players"] = _pick(rng, (1, 2, 3, 4, 5, 6, 0, -1, 10 ** 30, True, 3.0, "4"))
     elif choice == 1:
         config["round_limit"] = _pick(rng, (0, 1, -1, 2, 10, 49, 50, 51, 9_999, 10_000, 10_001, 2 ** 31, 10 ** 30,
-                                            2.5, "50", True, None, d["arrays"]["meta"][M["round"]] - 1))
+                                            2.5, "50", True, None, d["arrays"]["meta"][Meta.ROUND] - 1))
     elif choice == 2:
         key = _pick(rng, ("point_variant", "auto_forced"))
         config[key] = _pick(rng, (not config[key], 0, 1, "yes", None))
@@ -578,7 +578,7 @@ class Report:
 
 
 def _state_key(g: Game) -> bytes:
-    return _canonical(g.config()).encode() + g._buffer.tobytes()
+    return _canonical(g.config()).encode() + g.handle.buffer.tobytes()
 
 
 def check_input(source, report: Report, played: set, extra=None, extra_every: int = 0) -> str:

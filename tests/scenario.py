@@ -9,7 +9,7 @@ import numpy as np
 
 from tribune_env import FACTIONS, Game
 from tribune_env.data import NUM_VALUES
-from tribune_env.state import M, MONEY
+from tribune_env.state import Meta, MONEY
 from tribune_env.tasks import Task
 
 
@@ -23,60 +23,60 @@ def C(faction: str, value: int) -> int:
 def fresh(n=3, money=20, seed=0, **kw) -> Game:
     kw.setdefault("log", True)
     g = Game(n, seed=seed, **kw)
-    g.hand[:] = 0
-    g.draw[: len(g.deck)] = g.deck
-    g.meta[M["draw_n"]] = len(g.deck)
-    g.discard_public[:] = 0
-    g.discard_hidden[:] = 0
-    g.meta[M["n_tasks"]] = 0
-    g.meta[M["round"]] = 1
-    g.meta[M["start_player"]] = 0
-    g.res[:n, MONEY] = money
+    g.state.hand[:] = 0
+    g.state.draw[: len(g.deck)] = g.deck
+    g.state.meta[Meta.DRAW_N] = len(g.deck)
+    g.state.discard_public[:] = 0
+    g.state.discard_hidden[:] = 0
+    g.state.meta[Meta.N_TASKS] = 0
+    g.state.meta[Meta.ROUND] = 1
+    g.state.meta[Meta.START_PLAYER] = 0
+    g.state.res[:n, MONEY] = money
     return g
 
 
 def _pull(g, code):
-    n = int(g.meta[M["draw_n"]])
-    where = np.flatnonzero(g.draw[:n] == code)
+    n = int(g.state.meta[Meta.DRAW_N])
+    where = np.flatnonzero(g.state.draw[:n] == code)
     assert len(where), f"{g.card_name(code)} is not in the draw pile"
     i = int(where[-1])
-    g.draw[i: n - 1] = g.draw[i + 1: n].copy()
-    g.draw[n - 1] = -1
-    g.meta[M["draw_n"]] = n - 1
+    g.state.draw[i: n - 1] = g.state.draw[i + 1: n].copy()
+    g.state.draw[n - 1] = -1
+    g.state.meta[Meta.DRAW_N] = n - 1
     return code
 
 
 def give(g, p, *codes):
     for code in codes:
-        g.hand[p, _pull(g, code)] += 1
+        g.state.hand[p, _pull(g, code)] += 1
 
 
 def to_top(g, *codes):
     """Put these cards on top of the draw pile; the first is drawn first."""
     for code in reversed(codes):
         _pull(g, code)
-        n = int(g.meta[M["draw_n"]])
-        g.draw[n] = code
-        g.meta[M["draw_n"]] = n + 1
+        n = int(g.state.meta[Meta.DRAW_N])
+        g.state.draw[n] = code
+        g.state.meta[Meta.DRAW_N] = n + 1
 
 
 def place_card(g, region, index, code, up=None):
     slot = g.board.slots[region][index]
-    g.slot_card[slot] = _pull(g, code)
-    g.slot_up[slot] = (region in ("Thermae", "Forum Romanum")) if up is None else up
+    g.state.slot_card[slot] = _pull(g, code)
+    g.state.slot_up[slot] = (region in ("Thermae", "Forum Romanum")) if up is None else up
 
 
 def display(g, p, faction, *values):
     f = C(faction, 0) // NUM_VALUES
     for v in values:
         _pull(g, f * NUM_VALUES + v)
-        g.sets[f, v] += 1
-    g.controller[f] = p
-    g.first_laurel[f] = 0
+        g.state.sets[f, v] += 1
+    g.state.controller[f] = p
+    g.state.first_laurel[f] = 0
 
 
 def occupy(g, region, index, p):
-    g.space_owner[g.board.spaces[region][index]] = p
+    g.state.space_owner[g.board.spaces[region][index]] = p
 
 
 def run(g, *tasks):
@@ -87,11 +87,11 @@ def run(g, *tasks):
 
 
 def done(g) -> bool:
-    return g.decision()[0] == Task.PLACE and int(g.meta[M["n_tasks"]]) == 1
+    return g.decision()[0] == Task.PLACE and int(g.state.meta[Meta.N_TASKS]) == 1
 
 
 def money(g, p):
-    return int(g.res[p, MONEY])
+    return int(g.state.res[p, MONEY])
 
 
 def step(g, *labels):
@@ -112,22 +112,22 @@ def waiting(g):
 
 def to_curia(g, k, *codes):
     for code in codes:
-        g.curia[k, _pull(g, code)] += 1
+        g.state.curia[k, _pull(g, code)] += 1
 
 
 def to_catacombs(g, *codes):
     for code in codes:
-        g.catacombs[_pull(g, code)] += 1
+        g.state.catacombs[_pull(g, code)] += 1
 
 
 def hand_of(g, p):
     """Hand as a sorted list of card names."""
-    return sorted(g.card_name(c) for c in np.repeat(np.arange(len(g.hand[p])), g.hand[p]))
+    return sorted(g.card_name(c) for c in np.repeat(np.arange(len(g.state.hand[p])), g.state.hand[p]))
 
 
 def set_values(g, f):
     """Displayed set of faction f as a sorted list of values."""
-    return sorted(np.repeat(np.arange(NUM_VALUES), g.sets[f]).tolist())
+    return sorted(np.repeat(np.arange(NUM_VALUES), g.state.sets[f]).tolist())
 
 
 def bid_digits(g, money: int) -> int:

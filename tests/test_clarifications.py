@@ -7,7 +7,7 @@ from tests.scenario import (C, bid_digits, display, done, fresh, give, hand_of, 
 from tribune_env import Game
 from tribune_env.data import (GLADIATORS, LEGATES, PATRICIANS, PLEBEIANS, SENATORS,
                               VESTALS, VictoryCard)
-from tribune_env.state import ETERNAL, LAURELS, M, MARKERS, MONEY, SCROLL, TILE, TRIBUNE
+from tribune_env.state import ETERNAL, LAURELS, Meta, MARKERS, MONEY, SCROLL, TILE, TRIBUNE
 from tribune_env.tasks import Task
 
 LONG = "alea-iacta-est-long"        # hard to meet by accident: keeps staged games running
@@ -27,8 +27,8 @@ def seg(g, observer, name):
 
 def empty_draw_pile(g):
     """Take every card out of the draw pile (those cards leave the staged game)."""
-    g.draw[:] = -1
-    g.meta[M["draw_n"]] = 0
+    g.state.draw[:] = -1
+    g.state.meta[Meta.DRAW_N] = 0
 
 
 def default_action(g):
@@ -52,7 +52,7 @@ def test_tile_holder_is_not_offered_a_scroll(tile):
                      (SENATORS, "Senators: draw two cards")):
         g = fresh(3, auto_forced=False)
         display(g, 0, "Legates" if f == LEGATES else "Senators", 3, 4)
-        g.res[0, TILE] = tile
+        g.state.res[0, TILE] = tile
         run(g, (Task.FACTION_BENEFIT, f))
         assert waiting(g) == (Task.BENEFIT_CHOICE, 0)
         assert legal(g) == {other}
@@ -66,7 +66,7 @@ def test_player_without_tile_takes_a_scroll():
     assert legal(g) == {"Legates: take a scroll", "Legates: draw a card and buy a legion"}
     step(g, "Legates: take a scroll")
     assert done(g)
-    assert g.res[0, TILE] == SCROLL
+    assert g.state.res[0, TILE] == SCROLL
 
 
 def test_scroll_turns_into_tribune():
@@ -74,11 +74,11 @@ def test_scroll_turns_into_tribune():
     g = fresh(3)
     display(g, 0, "Plebeians", 3, 4)
     display(g, 0, "Patricians", 5, 6)
-    g.res[0, TILE] = SCROLL
+    g.state.res[0, TILE] = SCROLL
     run(g, (Task.FACTION_BENEFIT, PLEBEIANS))
     step(g, "Plebeians: take a tribune")
     assert done(g)
-    assert g.res[0, TILE] == TRIBUNE
+    assert g.state.res[0, TILE] == TRIBUNE
 
 
 def test_tribune_needs_a_scroll():
@@ -93,9 +93,9 @@ def test_tribune_needs_a_scroll():
 def test_tribune_holder_cannot_take_agrippa_scroll():
     """Tiles: a tribune holder taking over with Agrippa is offered only the card."""
     g = fresh(3, auto_forced=False)
-    g.res[0, TILE] = TRIBUNE
+    g.state.res[0, TILE] = TRIBUNE
     give(g, 0, C("Plebeians", 0), C("Plebeians", 5))
-    g.field_owner[PLEBEIANS, 0] = 0
+    g.state.field_owner[PLEBEIANS, 0] = 0
     run(g, (Task.TAKEOVER, PLEBEIANS))
     step(g, "add Agrippa (Plebeians 0) to set", "add Plebeians 5 to set", "commit set")
     assert waiting(g) == (Task.ASSASSIN, 0)
@@ -113,74 +113,74 @@ def test_temporary_favor_taken_by_vestal_controller():
     assert legal(g) == {"take the temporary favor", "decline"}
     step(g, "take the temporary favor")
     assert done(g)
-    assert g.meta[M["temp_favor"]] == 1
-    assert g.res[1, LAURELS] == 1
+    assert g.state.meta[Meta.TEMP_FAVOR] == 1
+    assert g.state.res[1, LAURELS] == 1
 
 
 def test_temporary_favor_not_for_eternal_favor_holder():
     """Tiles: a holder of eternal favor gets the laurel but not the temporary favor."""
     g = fresh(3)
     display(g, 1, "Vestal", 3, 4)
-    g.res[1, ETERNAL] = 1
+    g.state.res[1, ETERNAL] = 1
     run(g, (Task.FACTION_BENEFIT, VESTALS))   # the laurel option is forced (no scroll)
     assert done(g)
-    assert g.meta[M["temp_favor"]] == -1
-    assert g.res[1, LAURELS] == 1
+    assert g.state.meta[Meta.TEMP_FAVOR] == -1
+    assert g.state.res[1, LAURELS] == 1
 
 
 def test_temporary_favor_returned_on_losing_vestals():
     """Tiles: the temporary favor returns to the stock when its holder loses the Vestals."""
     g = fresh(3)
     display(g, 0, "Vestal", 3, 4)
-    g.meta[M["temp_favor"]] = 0
+    g.state.meta[Meta.TEMP_FAVOR] = 0
     give(g, 1, C("Vestal", 5), C("Vestal", 6))
-    g.field_owner[VESTALS, 0] = 1
+    g.state.field_owner[VESTALS, 0] = 1
     run(g, (Task.TAKEOVER, VESTALS))
     step(g, "add Vestal Virgins 5 to set", "add Vestal Virgins 6 to set", "commit set")
     assert done(g)
-    assert g.controller[VESTALS] == 1
-    assert g.meta[M["temp_favor"]] == -1
+    assert g.state.controller[VESTALS] == 1
+    assert g.state.meta[Meta.TEMP_FAVOR] == -1
 
 
 def test_temporary_favor_returned_on_gaining_eternal_favor():
     """Tiles: a player who gains eternal favor (Pantheon) returns the temporary favor."""
     g = fresh(3)
     display(g, 0, "Vestal", 3, 4)
-    g.meta[M["temp_favor"]] = 0
+    g.state.meta[Meta.TEMP_FAVOR] = 0
     place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
     give(g, 0, C("Praetorians", 2))
     occupy(g, "Pantheon", 0, 0)
     run(g, (Task.PANTHEON,))
     step(g, "discard Praetorians 2")
     assert done(g)
-    assert g.res[0, ETERNAL] == 1
-    assert g.meta[M["temp_favor"]] == -1
+    assert g.state.res[0, ETERNAL] == 1
+    assert g.state.meta[Meta.TEMP_FAVOR] == -1
 
 
 def test_at_most_one_eternal_favor():
     """Tiles: Aquilia Severa gives no second eternal favor tile."""
     g = fresh(3)
-    g.res[0, ETERNAL] = 1
+    g.state.res[0, ETERNAL] = 1
     give(g, 0, C("Vestal", 0), C("Vestal", 8))
-    g.field_owner[VESTALS, 0] = 0
+    g.state.field_owner[VESTALS, 0] = 0
     run(g, (Task.TAKEOVER, VESTALS))
     step(g, "add Aquilia Severa (Vestal Virgins 0) to set", "add Vestal Virgins 8 to set",
          "commit set")
     assert done(g)
-    assert g.res[0, ETERNAL] == 1
+    assert g.state.res[0, ETERNAL] == 1
 
 
 def test_aquilia_severa_gives_eternal_favor_and_returns_temporary():
     """Tiles: Aquilia Severa gives eternal favor; the temporary favor goes back."""
     g = fresh(3)
-    g.meta[M["temp_favor"]] = 0          # staged: p0 held it before (e.g. lost the Vestals later)
+    g.state.meta[Meta.TEMP_FAVOR] = 0          # staged: p0 held it before (e.g. lost the Vestals later)
     give(g, 0, C("Vestal", 0), C("Vestal", 8))
-    g.field_owner[VESTALS, 0] = 0
+    g.state.field_owner[VESTALS, 0] = 0
     run(g, (Task.TAKEOVER, VESTALS))
     step(g, "add Aquilia Severa (Vestal Virgins 0) to set", "add Vestal Virgins 8 to set",
          "commit set")
-    assert g.res[0, ETERNAL] == 1
-    assert g.meta[M["temp_favor"]] == -1
+    assert g.state.res[0, ETERNAL] == 1
+    assert g.state.meta[Meta.TEMP_FAVOR] == -1
 
 
 # ================================================================== Forced and free choices
@@ -195,7 +195,7 @@ def test_thermae_payment_is_compulsory():
     assert done(g)                                   # nobody was asked anything
     assert money(g, 0) == 0
     assert hand_of(g, 0) == ["Senators 10"]
-    assert g.discard_public[C("Legates", 6)] == 1
+    assert g.state.discard_public[C("Legates", 6)] == 1
 
 
 def test_forum_pays_left_to_right_until_money_runs_out():
@@ -210,8 +210,8 @@ def test_forum_pays_left_to_right_until_money_runs_out():
     assert done(g)
     assert money(g, 0) == 2
     assert hand_of(g, 0) == ["Senators 3"]
-    assert g.discard_public[C("Senators", 4)] == 1
-    assert g.discard_public[C("Gladiators", 2)] == 1          # unoccupied space
+    assert g.state.discard_public[C("Senators", 4)] == 1
+    assert g.state.discard_public[C("Gladiators", 2)] == 1          # unoccupied space
 
 
 def _at_curia(g):
@@ -229,7 +229,7 @@ def _at_catacombs(g):
 
 
 def _at_sacrifice(g):
-    g.markers[0, VESTALS] = 1
+    g.state.markers[0, VESTALS] = 1
     place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
     give(g, 0, C("Praetorians", 2))
     occupy(g, "Pantheon", 0, 0)
@@ -244,7 +244,7 @@ def _at_mars(g):
 
 def _at_takeover(g):
     give(g, 0, C("Senators", 4), C("Senators", 6))
-    g.field_owner[SENATORS, 0] = 0
+    g.state.field_owner[SENATORS, 0] = 0
     run(g, (Task.TAKEOVER, SENATORS))
 
 
@@ -297,7 +297,7 @@ def test_curia_decline_discards_the_stack():
     step(g, "decline")
     assert done(g)
     assert hand_of(g, 0) == ["Legates 2"]
-    assert g.discard_public[C("Senators", 5)] == 1 and g.curia.sum() == 0
+    assert g.state.discard_public[C("Senators", 5)] == 1 and g.state.curia.sum() == 0
 
 
 def test_benefit_options_are_choices():
@@ -357,7 +357,7 @@ def test_field_of_mars_pairs_are_hidden_until_reveal():
     assert waiting(g) == (Task.MARS_PAIR, 1)
     assert _same_view(g, g2, 1) and _same_view(g, g2, 2)
     assert not _same_view(g, g2, 0)
-    assert g.discard_public.sum() == 0
+    assert g.state.discard_public.sum() == 0
 
 
 def test_setup_discards_are_hidden():
@@ -379,9 +379,9 @@ def test_setup_discards_are_hidden():
 def test_pantheon_look_is_private():
     """Secrecy: the Pantheon card is seen by the player who placed there, nobody else."""
     g = fresh(3)
-    g.markers[0, VESTALS] = 1
+    g.state.markers[0, VESTALS] = 1
     place_card(g, "Pantheon", 0, C("Senators", 7), up=False)
-    g.followers[:3] = (1, 1, 1)
+    g.state.followers[:3] = (1, 1, 1)
     run(g, (Task.PLACE, 0))
     step(g, "place follower: Pantheon")
     senators = [0, 0, 0, 0, 0, 0, 1]
@@ -429,14 +429,14 @@ def test_atrium_first_player_chooses_which_two_turn_up():
     """Atrium flip: "1." chooses the card left face down; "2." turns the third up; never both spaces."""
     g = fresh(3)
     _atrium_cards(g)
-    g.followers[:3] = (2, 2, 0)
+    g.state.followers[:3] = (2, 2, 0)
     run(g, (Task.PLACE, 0))
     step(g, "place follower: Atrium Auctionorum")
     assert waiting(g) == (Task.ATRIUM_FLIP, 0)
     assert legal(g) == {f"Atrium: leave card {k} face down" for k in (1, 2, 3)}
     step(g, "Atrium: leave card 2 face down")
     atrium = g.board.slots["Atrium Auctionorum"]
-    assert g.slot_up[atrium].tolist() == [1, 0, 1]
+    assert g.state.slot_up[atrium].tolist() == [1, 0, 1]
     assert slot_view(g, 1, "Atrium Auctionorum", 0)[1] == 8.0      # face-up cards are public
     assert waiting(g) == (Task.PLACE, 1)
     assert "place follower: Atrium Auctionorum" in legal(g)
@@ -445,7 +445,7 @@ def test_atrium_first_player_chooses_which_two_turn_up():
     assert "place follower: Atrium Auctionorum" not in legal(g)    # p0 already holds "1."
     step(g, "place follower: coin bowl")
     step(g, "place follower: Atrium Auctionorum")                  # p1 on "2."
-    assert g.slot_up[atrium].tolist() == [1, 1, 1]
+    assert g.state.slot_up[atrium].tolist() == [1, 1, 1]
 
 
 def test_atrium_alone_pays_one_for_the_two_face_up_cards():
@@ -457,7 +457,7 @@ def test_atrium_alone_pays_one_for_the_two_face_up_cards():
     assert done(g)
     assert money(g, 0) == 4
     assert hand_of(g, 0) == ["Legates 4", "Senators 8"]
-    assert g.discard_hidden[C("Vestal", 5)] + g.discard_public[C("Vestal", 5)] == 1
+    assert g.state.discard_hidden[C("Vestal", 5)] + g.state.discard_public[C("Vestal", 5)] == 1
 
 
 def test_atrium_alone_unable_to_pay_takes_nothing():
@@ -467,8 +467,8 @@ def test_atrium_alone_unable_to_pay_takes_nothing():
     occupy(g, "Atrium Auctionorum", 0, 0)
     run(g, (Task.ATRIUM,))
     assert done(g)
-    assert money(g, 0) == 0 and g.hand[0].sum() == 0
-    assert (g.discard_public + g.discard_hidden).sum() == 3
+    assert money(g, 0) == 0 and g.state.hand[0].sum() == 0
+    assert (g.state.discard_public + g.state.discard_hidden).sum() == 3
 
 
 # ================================================================== Take-over order and strength
@@ -477,11 +477,11 @@ def test_higher_sum_beats_more_cards():
     g = fresh(3)
     display(g, 0, "Senators", 3, 4, 5)             # 3 cards, 12
     give(g, 1, C("Senators", 8), C("Senators", 10))
-    g.field_owner[SENATORS, 0] = 1
+    g.state.field_owner[SENATORS, 0] = 1
     run(g, (Task.TAKEOVER, SENATORS))
     step(g, "add Senators 8 to set", "add Senators 10 to set", "commit set")
     assert done(g)
-    assert g.controller[SENATORS] == 1 and set_values(g, SENATORS) == [8, 10]
+    assert g.state.controller[SENATORS] == 1 and set_values(g, SENATORS) == [8, 10]
 
 
 @pytest.mark.parametrize("cards", [(4, 6), (3, 5)], ids=["equal", "weaker"])
@@ -490,14 +490,14 @@ def test_equal_or_weaker_set_cannot_take_over(cards):
     g = fresh(3, auto_forced=False)
     display(g, 0, "Senators", 4, 6)                 # 2 cards, 10
     give(g, 1, *[C("Senators", v) for v in cards])
-    g.field_owner[SENATORS, 0] = 1
+    g.state.field_owner[SENATORS, 0] = 1
     run(g, (Task.TAKEOVER, SENATORS))
     assert waiting(g) == (Task.TAKEOVER_SET, 1)
     assert legal(g) == {"decline"}
     step(g, "decline")
     assert done(g)
-    assert g.controller[SENATORS] == 0 and set_values(g, SENATORS) == [4, 6]
-    assert g.hand[1].sum() == 2
+    assert g.state.controller[SENATORS] == 0 and set_values(g, SENATORS) == [4, 6]
+    assert g.state.hand[1].sum() == 2
 
 
 def test_space_2_declines_then_space_1_takes_over():
@@ -505,14 +505,14 @@ def test_space_2_declines_then_space_1_takes_over():
     g = fresh(3)
     give(g, 1, C("Senators", 4), C("Senators", 6))
     give(g, 2, C("Senators", 8), C("Senators", 10))
-    g.field_owner[SENATORS] = (1, 2)
+    g.state.field_owner[SENATORS] = (1, 2)
     run(g, (Task.TAKEOVER, SENATORS))
     assert g.decision()[:4] == (Task.TAKEOVER_SET, 2, SENATORS, 2)
     step(g, "decline")
     assert g.decision()[:4] == (Task.TAKEOVER_SET, 1, SENATORS, 1)
     step(g, "add Senators 4 to set", "add Senators 6 to set", "commit set")
     assert done(g)
-    assert g.controller[SENATORS] == 1
+    assert g.state.controller[SENATORS] == 1
     assert hand_of(g, 2) == ["Senators 10", "Senators 8"]
 
 
@@ -522,16 +522,16 @@ def test_space_1_must_beat_both_sets():
     display(g, 0, "Senators", 4, 6)                 # controller: 2 cards, 10
     give(g, 2, C("Senators", 3), C("Senators", 4), C("Senators", 8))    # "2": 3 cards, 15
     give(g, 1, C("Senators", 5), C("Senators", 10))                     # "1": 2 cards, 15
-    g.field_owner[SENATORS] = (1, 2)
+    g.state.field_owner[SENATORS] = (1, 2)
     run(g, (Task.TAKEOVER, SENATORS))
     step(g, "add Senators 3 to set", "add Senators 4 to set", "add Senators 8 to set", "commit set")
     # "1" cannot beat 3 cards / 15 with 2 cards / 15: declining is all it can do, though only it knows
     assert waiting(g) == (Task.TAKEOVER_SET, 1) and legal(g) == {"decline"}
     step(g, "decline")
     assert done(g)
-    assert g.controller[SENATORS] == 2 and set_values(g, SENATORS) == [3, 4, 8]
+    assert g.state.controller[SENATORS] == 2 and set_values(g, SENATORS) == [3, 4, 8]
     assert hand_of(g, 1) == ["Senators 10", "Senators 5"]
-    assert g.discard_public[C("Senators", 4)] == 1 and g.discard_public[C("Senators", 6)] == 1
+    assert g.state.discard_public[C("Senators", 4)] == 1 and g.state.discard_public[C("Senators", 6)] == 1
 
 
 def test_beaten_space_2_discards_a_card_of_its_choice():
@@ -539,7 +539,7 @@ def test_beaten_space_2_discards_a_card_of_its_choice():
     g = fresh(3)
     give(g, 2, C("Senators", 3), C("Senators", 4), C("Senators", 5))
     give(g, 1, C("Senators", 6), C("Senators", 7), C("Senators", 8), C("Senators", 10))
-    g.field_owner[SENATORS] = (1, 2)
+    g.state.field_owner[SENATORS] = (1, 2)
     run(g, (Task.TAKEOVER, SENATORS))
     step(g, "add Senators 3 to set", "add Senators 4 to set", "add Senators 5 to set", "commit set")
     step(g, "add Senators 6 to set", "add Senators 7 to set", "add Senators 8 to set", "commit set")
@@ -548,15 +548,15 @@ def test_beaten_space_2_discards_a_card_of_its_choice():
     step(g, "discard Senators 4")
     assert done(g)
     assert hand_of(g, 2) == ["Senators 3", "Senators 5"]
-    assert g.discard_public[C("Senators", 4)] == 1
-    assert g.controller[SENATORS] == 1 and hand_of(g, 1) == ["Senators 10"]
+    assert g.state.discard_public[C("Senators", 4)] == 1
+    assert g.state.controller[SENATORS] == 1 and hand_of(g, 1) == ["Senators 10"]
 
 
 def test_controller_cannot_place_on_its_own_faction():
     """Order: a player never adds to (or re-attempts) a faction it controls."""
     g = fresh(3)
     display(g, 0, "Senators", 4, 6)
-    g.followers[:3] = (1, 1, 1)
+    g.state.followers[:3] = (1, 1, 1)
     run(g, (Task.PLACE, 0))
     assert "place follower: Senators field" not in legal(g)
     step(g, "place follower: coin bowl")
@@ -566,11 +566,11 @@ def test_controller_cannot_place_on_its_own_faction():
 def test_one_player_never_holds_both_faction_spaces():
     """Placement: "2" only after "1", and never by the player on "1"."""
     g = fresh(3)
-    g.followers[:3] = (2, 1, 0)
+    g.state.followers[:3] = (2, 1, 0)
     run(g, (Task.PLACE, 0))
     step(g, "place follower: Legates field")
     step(g, "place follower: Legates field")          # p1 on "2"
-    assert g.field_owner[LEGATES].tolist() == [0, 1]
+    assert g.state.field_owner[LEGATES].tolist() == [0, 1]
     assert waiting(g) == (Task.PLACE, 0)
     assert "place follower: Legates field" not in legal(g)
 
@@ -579,8 +579,8 @@ def test_blocked_faction_takes_no_followers():
     """Chariot block: nobody may place on the blocked faction's field."""
     g = fresh(3)
     display(g, 0, "Senators", 4, 6)
-    g.meta[M["chariot"]] = SENATORS
-    g.followers[:3] = (1, 1, 1)
+    g.state.meta[Meta.CHARIOT] = SENATORS
+    g.state.followers[:3] = (1, 1, 1)
     run(g, (Task.PLACE, 1))
     assert "place follower: Senators field" not in legal(g)
     assert "place follower: Legates field" in legal(g)
@@ -590,8 +590,8 @@ def test_blocked_faction_takes_no_followers():
 def test_eternal_favor_holder_may_not_sacrifice():
     """Pantheon: a holder of eternal favor is not offered a sacrifice; the other occupant is."""
     g = fresh(3)
-    g.markers[:2, VESTALS] = 1
-    g.res[0, ETERNAL] = 1
+    g.state.markers[:2, VESTALS] = 1
+    g.state.res[0, ETERNAL] = 1
     place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
     give(g, 0, C("Praetorians", 3))
     give(g, 1, C("Praetorians", 2))
@@ -602,13 +602,13 @@ def test_eternal_favor_holder_may_not_sacrifice():
     step(g, "discard Praetorians 2")
     assert done(g)
     assert hand_of(g, 0) == ["Praetorians 3"]
-    assert g.res[0, ETERNAL] == 1 and g.res[1, ETERNAL] == 1
+    assert g.state.res[0, ETERNAL] == 1 and g.state.res[1, ETERNAL] == 1
 
 
 def test_sacrifice_must_match_the_revealed_faction():
     """Pantheon: only cards of the turned-up card's faction can be sacrificed."""
     g = fresh(3)
-    g.markers[0, VESTALS] = 1
+    g.state.markers[0, VESTALS] = 1
     place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
     give(g, 0, C("Praetorians", 2), C("Praetorians", 7), C("Senators", 4))
     occupy(g, "Pantheon", 0, 0)
@@ -625,8 +625,8 @@ def test_assassin_removes_highest_card_owner_keeps_control():
     step(g, "assassin: strike the Senators set")
     assert done(g)
     assert set_values(g, SENATORS) == [3, 5]
-    assert g.discard_public[C("Senators", 10)] == 1
-    assert g.controller[SENATORS] == 1
+    assert g.state.discard_public[C("Senators", 10)] == 1
+    assert g.state.controller[SENATORS] == 1
 
 
 def test_assassin_may_strike_own_set():
@@ -636,7 +636,7 @@ def test_assassin_may_strike_own_set():
     run(g, (Task.ASSASSIN, 0))
     step(g, "assassin: strike the Legates set")
     assert set_values(g, LEGATES) == [2, 3, 4]
-    assert g.controller[LEGATES] == 0
+    assert g.state.controller[LEGATES] == 0
 
 
 def test_assassin_cannot_strike_two_card_set():
@@ -660,7 +660,7 @@ def test_mars_tie_for_highest_pair_gives_no_bonus():
     step(g, "add Senators 3 to set", "add Senators 4 to set", "commit set")
     step(g, "add Legates 2 to set", "add Legates 5 to set", "commit set")
     assert done(g)
-    assert g.res[0, LAURELS] == 1 and g.res[1, LAURELS] == 1
+    assert g.state.res[0, LAURELS] == 1 and g.state.res[1, LAURELS] == 1
 
 
 def test_mars_lone_participant_gets_bonus():
@@ -671,7 +671,7 @@ def test_mars_lone_participant_gets_bonus():
     run(g, (Task.MARS,))
     step(g, "add Gladiators 1 to set", "add Gladiators 1 to set", "commit set")
     assert done(g)
-    assert g.res[0, LAURELS] == 2
+    assert g.state.res[0, LAURELS] == 2
 
 
 def test_mars_pair_must_be_one_faction():
@@ -693,7 +693,7 @@ def bids_offered(g, kind=Task.CHARIOT_BID):
     while stack:
         game, taken = stack.pop()
         if game.decision()[:2] != (kind, p):
-            found.append((int(game.bids[p]), taken))
+            found.append((int(game.state.bids[p]), taken))
             continue
         for action in game.legal_actions():
             child = game.clone()
@@ -705,7 +705,7 @@ def bids_offered(g, kind=Task.CHARIOT_BID):
 def _chariot_bidder(money, auto_forced=True):
     """Phase 6 with player_0, holding `money`, to bid first; player_1 holds 5."""
     g = fresh(2, money=money, victory_card=LONG, auto_forced=auto_forced)
-    g.res[1, MONEY] = 5
+    g.state.res[1, MONEY] = 5
     run(g, (Task.PHASE6,))
     return g
 
@@ -724,7 +724,7 @@ def test_any_amount_from_zero_to_all_is_biddable_once(money):
 def test_a_rich_bidder_outbids_a_rival_holding_more_than_99():
     """Bids: 137 beats 120 in the Atrium; "1." pays its 137 to "2." (no cap at 99)."""
     g = fresh(3, money=20)
-    g.res[:2, MONEY] = (250, 150)
+    g.state.res[:2, MONEY] = (250, 150)
     for k, card in enumerate((C("Senators", 8), C("Vestal", 5), C("Legates", 4))):
         place_card(g, "Atrium Auctionorum", k, card, up=True)
     occupy(g, "Atrium Auctionorum", 0, 0)
@@ -739,13 +739,13 @@ def test_a_rich_bidder_outbids_a_rival_holding_more_than_99():
     step(g, "bid digit 37", "bid digit 1", "bid digit 20")
     assert done(g)
     assert (money(g, 0), money(g, 1)) == (250 - 137, 150 + 137)
-    assert g.hand[0].sum() == 3 and g.hand[1].sum() == 0
+    assert g.state.hand[0].sum() == 3 and g.state.hand[1].sum() == 0
 
 
 def test_chariot_bid_above_99_wins_and_pays():
     """Bids: a chariot bid of 201 beats 200 and pays 201 to the stock."""
     g = fresh(3, money=20, victory_card=LONG)
-    g.res[:3, MONEY] = (300, 250, 20)
+    g.state.res[:3, MONEY] = (300, 250, 20)
     display(g, 0, "Senators", 4, 6)
     run(g, (Task.PHASE6,))
     step(g, "bid digit 2", "bid digit 1", "bid digit 2", "bid digit 0", "bid digit 20")
@@ -764,7 +764,7 @@ def test_chariot_tie_for_highest_nobody_wins_or_pays(bids):
     for p, b in enumerate(bids):
         assert waiting(g) == (Task.CHARIOT_BID, p)
         step(g, f"bid digit {b}")
-    assert g.meta[M["chariot"]] == -1
+    assert g.state.meta[Meta.CHARIOT] == -1
     assert [money(g, p) for p in range(3)] == [20, 20, 20]
     assert g.decision()[0] != Task.CHARIOT_PLACE
     assert g.round == 2                              # the next round has begun
@@ -781,7 +781,7 @@ def test_chariot_highest_bid_pays_and_places():
     assert legal(g) == {"place chariot on Senators", "decline"}
     step(g, "place chariot on Senators")
     assert [money(g, p) for p in range(3)] == [15, 20, 20]
-    assert g.meta[M["chariot"]] == SENATORS
+    assert g.state.meta[Meta.CHARIOT] == SENATORS
 
 
 def test_chariot_blocks_for_the_next_round_only():
@@ -805,19 +805,19 @@ def test_proconsul_extra_follower_next_round():
     display(g, 1, "Patricians", 5, 6)
     run(g, (Task.FACTION_BENEFIT, PATRICIANS))
     assert done(g)
-    assert g.meta[M["proconsul"]] == 1
-    g.meta[M["n_tasks"]] = 0
+    assert g.state.meta[Meta.PROCONSUL] == 1
+    g.state.meta[Meta.N_TASKS] = 0
     run(g, (Task.PHASE2,))
-    assert g.followers[:3].tolist() == [6, 7, 6]
+    assert g.state.followers[:3].tolist() == [6, 7, 6]
 
 
 def test_proconsul_lost_with_the_patricians():
     """Proconsul: no extra follower once its holder no longer controls the Patricians."""
     g = fresh(3)
     display(g, 2, "Patricians", 5, 6)
-    g.meta[M["proconsul"]] = 1                       # p1 held it, then lost the Patricians
+    g.state.meta[Meta.PROCONSUL] = 1                       # p1 held it, then lost the Patricians
     run(g, (Task.PHASE2,))
-    assert g.followers[:3].tolist() == [6, 6, 6]
+    assert g.state.followers[:3].tolist() == [6, 6, 6]
 
 
 # ================================================================== Drawing
@@ -827,17 +827,17 @@ def test_empty_draw_pile_reshuffles_discards():
     give(g, 1, *[C("Patricians", v) for v in (2, 3, 4, 5, 6, 7, 8)], C("Senators", 3),
          C("Senators", 4))                                       # 9 cards: kept
     display(g, 2, "Legates", 2, 3, 4, 5)                         # 4-card set: kept
-    n_left = int(g.meta[M["draw_n"]])
-    pile = np.bincount(g.draw[:n_left], minlength=len(g.discard_public))
-    g.discard_public[:] = pile                                   # every other card is discarded
+    n_left = int(g.state.meta[Meta.DRAW_N])
+    pile = np.bincount(g.state.draw[:n_left], minlength=len(g.state.discard_public))
+    g.state.discard_public[:] = pile                                   # every other card is discarded
     empty_draw_pile(g)
     run(g, (Task.DRAW, 0))
     assert done(g)
-    assert g.hand[0].sum() == 1
-    assert g.meta[M["draw_n"]] == n_left - 1
-    assert g.discard_public.sum() == 0 and g.discard_hidden.sum() == 0
-    assert g.meta[M["reshuffles"]] == 1
-    assert g.hand[1].sum() == 9 and set_values(g, LEGATES) == [2, 3, 4, 5]
+    assert g.state.hand[0].sum() == 1
+    assert g.state.meta[Meta.DRAW_N] == n_left - 1
+    assert g.state.discard_public.sum() == 0 and g.state.discard_hidden.sum() == 0
+    assert g.state.meta[Meta.RESHUFFLES] == 1
+    assert g.state.hand[1].sum() == 9 and set_values(g, LEGATES) == [2, 3, 4, 5]
 
 
 # ================================================================== Cesura magna
@@ -855,18 +855,18 @@ def test_cesura_magna():
     assert waiting(g) == (Task.CESURA_DISCARD, 0)
     step(g, "discard Gladiators 6", "discard Legates 1")
     assert done(g)
-    assert g.hand[0].sum() == 7 and g.hand[0, C("Gladiators", 6)] == 0
-    assert g.hand[0, C("Legates", 1)] == 0
-    assert g.hand[1].sum() == 7
+    assert g.state.hand[0].sum() == 7 and g.state.hand[0, C("Gladiators", 6)] == 0
+    assert g.state.hand[0, C("Legates", 1)] == 0
+    assert g.state.hand[1].sum() == 7
     assert set_values(g, VESTALS) == [5, 6]
     assert set_values(g, SENATORS) == [5, 10]
     assert set_values(g, LEGATES) == [4, 6]
     # the five discarded cards were reshuffled and the interrupted draw went on
     pool = {C("Gladiators", 6), C("Legates", 1), C("Senators", 3), C("Senators", 4),
             C("Legates", 2)}
-    assert g.hand[2].sum() == 1 and int(np.flatnonzero(g.hand[2])[0]) in pool
-    assert g.meta[M["draw_n"]] == 4
-    assert (g.discard_public + g.discard_hidden).sum() == 0
+    assert g.state.hand[2].sum() == 1 and int(np.flatnonzero(g.state.hand[2])[0]) in pool
+    assert g.state.meta[Meta.DRAW_N] == 4
+    assert (g.state.discard_public + g.state.discard_hidden).sum() == 0
 
 
 def test_cesura_with_nothing_to_draw_skips_the_draw():
@@ -883,7 +883,7 @@ def test_cesura_with_nothing_to_draw_skips_the_draw():
 def test_sacrifice_forced_by_the_hand_is_still_put_to_the_player():
     """Forced decisions: no card of the Pantheon card's faction in hand -- the decision still waits."""
     g = fresh(3)
-    g.markers[1, VESTALS] = 1
+    g.state.markers[1, VESTALS] = 1
     place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
     give(g, 1, C("Senators", 4))
     occupy(g, "Pantheon", 0, 1)
@@ -894,7 +894,7 @@ def test_sacrifice_forced_by_the_hand_is_still_put_to_the_player():
 def test_sacrifice_with_an_empty_hand_is_played_for_the_player():
     """Forced decisions: everyone sees an empty hand, so that decline is played automatically."""
     g = fresh(3)
-    g.markers[1, VESTALS] = 1
+    g.state.markers[1, VESTALS] = 1
     place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
     occupy(g, "Pantheon", 0, 1)
     run(g, (Task.PANTHEON,))
@@ -906,13 +906,13 @@ def test_takeover_that_the_hand_cannot_win_is_still_put_to_the_player():
     g = fresh(3, victory_card=LONG)
     display(g, 0, "Senators", 7, 8)
     give(g, 1, C("Senators", 3), C("Senators", 4))
-    g.field_owner[SENATORS, 0] = 1
+    g.state.field_owner[SENATORS, 0] = 1
     run(g, (Task.TAKEOVER, SENATORS))
     assert waiting(g) == (Task.TAKEOVER_SET, 1) and legal(g) == {"decline"}
     g2 = fresh(3, victory_card=LONG)          # one card: no set of two, as all can see
     display(g2, 0, "Senators", 7, 8)
     give(g2, 1, C("Senators", 10))
-    g2.field_owner[SENATORS, 0] = 1
+    g2.state.field_owner[SENATORS, 0] = 1
     run(g2, (Task.TAKEOVER, SENATORS))
     assert done(g2)
 
@@ -932,18 +932,18 @@ def test_a_bid_digit_forced_by_the_digits_before_is_still_put_to_the_bidder():
     step(g, "bid digit 1")
     assert waiting(g) == (Task.CHARIOT_BID, 0) and legal(g) == {"bid digit 0"}
     broke = _chariot_bidder(0)                   # no denarii, as all can see: bid 0 for it
-    assert waiting(broke) == (Task.CHARIOT_BID, 1) and broke.committed[0] == 1
+    assert waiting(broke) == (Task.CHARIOT_BID, 1) and broke.state.committed[0] == 1
 
 
 def _swap_hidden_card(g, p, q):
     """Swap one card of p's hand with a different card of q's hand (both hidden from the observer)."""
-    mine, theirs = np.flatnonzero(g.hand[p]), np.flatnonzero(g.hand[q])
+    mine, theirs = np.flatnonzero(g.state.hand[p]), np.flatnonzero(g.state.hand[q])
     x = int(mine[0])
     y = int(next(c for c in theirs if c != x))
-    g.hand[p, x] -= 1
-    g.hand[p, y] += 1
-    g.hand[q, y] -= 1
-    g.hand[q, x] += 1
+    g.state.hand[p, x] -= 1
+    g.state.hand[p, y] += 1
+    g.state.hand[q, y] -= 1
+    g.state.hand[q, x] += 1
 
 
 @pytest.mark.parametrize("players, seed", [(3, 1), (3, 2), (4, 3), (4, 4), (5, 5), (5, 6)])
@@ -975,14 +975,14 @@ DENARII_25 = VictoryCard("test-denarii", laurels=99, legions=99, denarii=25, mar
 def _declaring_round():
     """p0 reaches 25 denarii first (coin bowl), p1 second; p0 then pays 3 at the Forum."""
     g = fresh(3, victory_card=DENARII_25)
-    g.res[:3, MONEY] = (18, 20, 10)
+    g.state.res[:3, MONEY] = (18, 20, 10)
     place_card(g, "Forum Romanum", 0, C("Senators", 3))
-    g.followers[:3] = (2, 1, 0)
+    g.state.followers[:3] = (2, 1, 0)
     run(g, (Task.PLACE, 0))
     step(g, "place follower: coin bowl")             # p0: 25
-    assert g.declared[:3].tolist() == [0, -1, -1]
+    assert g.state.declared[:3].tolist() == [0, -1, -1]
     step(g, "place follower: coin bowl")             # p1: 25
-    assert g.declared[:3].tolist() == [0, 1, -1]
+    assert g.state.declared[:3].tolist() == [0, 1, -1]
     step(g, "place follower: Forum Romanum 1")       # Phase 3: p0 pays 3 -> 22
     return g
 
@@ -992,7 +992,7 @@ def test_declarations_in_order_and_never_withdrawn():
     g = _declaring_round()
     assert waiting(g) == (Task.CHARIOT_BID, 0)     # Phase 6 of the same round
     assert money(g, 0) == 22
-    assert g.declared[:3].tolist() == [0, 1, -1]
+    assert g.state.declared[:3].tolist() == [0, 1, -1]
     assert not g.is_over
 
 
@@ -1008,9 +1008,9 @@ def test_game_ends_at_end_of_declaring_round():
 
 def _end_with(declared, money_by_seat, **kw):
     g = fresh(3, **kw)
-    g.res[:3, MONEY] = money_by_seat
-    g.declared[:3] = declared
-    g.meta[M["n_declared"]] = sum(d >= 0 for d in declared)
+    g.state.res[:3, MONEY] = money_by_seat
+    g.state.declared[:3] = declared
+    g.state.meta[Meta.N_DECLARED] = sum(d >= 0 for d in declared)
     run(g, (Task.ROUND_END,))
     return g
 
@@ -1033,8 +1033,8 @@ def test_simultaneous_declarations_are_recorded_clockwise_from_the_starting_play
     """Winning: p0 and p2 meet the card in one Field of Mars evaluation; p2 starts, so p2 is first."""
     laurels = VictoryCard("test-laurels", laurels=5, legions=99, denarii=99, markers=99, need={3: 1})
     g = fresh(3, victory_card=laurels)
-    g.meta[M["start_player"]] = 2
-    g.res[[0, 2], LAURELS] = 4
+    g.state.meta[Meta.START_PLAYER] = 2
+    g.state.res[[0, 2], LAURELS] = 4
     give(g, 0, C("Senators", 4), C("Senators", 5))
     give(g, 2, C("Legates", 2), C("Legates", 3))
     occupy(g, "Field of Mars", 0, 0)
@@ -1043,18 +1043,18 @@ def test_simultaneous_declarations_are_recorded_clockwise_from_the_starting_play
     step(g, "add Senators 4 to set", "add Senators 5 to set", "commit set",
          "add Legates 2 to set", "add Legates 3 to set", "commit set")
     assert done(g)
-    assert g.declared[:3].tolist() == [1, -1, 0]
+    assert g.state.declared[:3].tolist() == [1, -1, 0]
     assert g.scores()[2] - g.scores()[0] == 2 - 1    # p2 has the first declarer's 2; p0 the bonus laurel
 
 
 def test_point_variant_ends_at_marker_threshold_and_shares_ties():
     """Point variant: 6 markers (3 players) end the game at round end; equal scores share the win."""
     g = fresh(3, point_variant=True)
-    g.markers[0, :5] = 1
-    g.res[0, MARKERS] = 5
+    g.state.markers[0, :5] = 1
+    g.state.res[0, MARKERS] = 5
     give(g, 0, C("Senators", 4), C("Senators", 6))
-    g.field_owner[SENATORS, 0] = 0
-    g.res[1, LAURELS] = 10
+    g.state.field_owner[SENATORS, 0] = 0
+    g.state.res[1, LAURELS] = 10
     run(g, (Task.TAKEOVER, SENATORS), (Task.ROUND_END,))
     step(g, "add Senators 4 to set", "add Senators 6 to set", "commit set")
     assert g.terminated
@@ -1066,8 +1066,8 @@ def test_point_variant_ends_at_marker_threshold_and_shares_ties():
 def test_point_variant_goes_on_below_threshold():
     """Point variant: with 5 markers (3 players) the game continues into the next round."""
     g = fresh(3, point_variant=True)
-    g.markers[0, :5] = 1
-    g.res[0, MARKERS] = 5
+    g.state.markers[0, :5] = 1
+    g.state.res[0, MARKERS] = 5
     run(g, (Task.ROUND_END,))
     assert not g.is_over and g.round == 2
 
@@ -1076,7 +1076,7 @@ def test_point_variant_goes_on_below_threshold():
 def test_round_limit_truncates():
     """Round limit: a game still running after the limit is truncated, not terminated."""
     g = fresh(3, round_limit=5, victory_card=LONG)
-    g.meta[M["round"]] = 5
+    g.state.meta[Meta.ROUND] = 5
     run(g, (Task.ROUND_END,))
     assert g.truncated and not g.terminated
     assert g.winners() == []
@@ -1090,6 +1090,6 @@ def test_round_limit_default_is_50():
 def test_round_before_limit_continues():
     """Round limit: before the limit the next round starts."""
     g = fresh(3, round_limit=5, victory_card=LONG)
-    g.meta[M["round"]] = 4
+    g.state.meta[Meta.ROUND] = 4
     run(g, (Task.ROUND_END,))
     assert not g.is_over and g.round == 5

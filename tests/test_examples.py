@@ -7,7 +7,7 @@ Mike, Zoe are seats 0-2 as noted in each test).
 from tests.scenario import (C, display, done, fresh, give, hand_of, legal, money, occupy,
                             place_card, run, set_values, step, to_catacombs, to_curia, waiting)
 from tribune_env.data import GLADIATORS, LEGATES, SENATORS, VESTALS
-from tribune_env.state import ETERNAL, LAURELS, M, MARKERS, SCROLL, TILE, TRIBUNE
+from tribune_env.state import ETERNAL, LAURELS, Meta, MARKERS, SCROLL, TILE, TRIBUNE
 from tribune_env.tasks import Task
 
 
@@ -23,7 +23,7 @@ def test_coin_bowl_example():
     """Coin bowl: the first follower of the round earns 7 denarii, every later one 5."""
     g = fresh(3, money=20)
     yellow, red, white = 0, 1, 2
-    g.followers[:3] = (1, 2, 1)
+    g.state.followers[:3] = (1, 2, 1)
     run(g, (Task.PLACE, yellow))
     step(g, "place follower: coin bowl")          # yellow, first: 7
     assert money(g, yellow) == 27
@@ -52,8 +52,8 @@ def test_latrine_take_denarii():
     step(g, "Latrine: take denarii")
     assert done(g)
     assert money(g, 0) == 16
-    assert g.hand[0].sum() == 0
-    assert g.discard_public[C("Plebeians", 6)] == 1
+    assert g.state.hand[0].sum() == 0
+    assert g.state.discard_public[C("Plebeians", 6)] == 1
 
 
 def test_latrine_buy_card():
@@ -63,7 +63,7 @@ def test_latrine_buy_card():
     assert done(g)
     assert money(g, 0) == 4
     assert hand_of(g, 0) == ["Plebeians 6"]
-    assert g.discard_public.sum() == 0
+    assert g.state.discard_public.sum() == 0
 
 
 def test_curia_example():
@@ -91,9 +91,9 @@ def test_curia_example():
 
     assert hand_of(g, michelle) == ["Gladiators 3", "Senators 5"]
     assert hand_of(g, john) == ["Gladiators 2", "Plebeians 1", "Plebeians 2"]
-    assert g.curia.sum() == 0
+    assert g.state.curia.sum() == 0
     for name in ("Patricians", 2), ("Praetorians", 1), ("Legates", 0):
-        assert g.discard_public[C(*name)] == 1
+        assert g.state.discard_public[C(*name)] == 1
 
 
 def _atrium(first, second, bid_first, bid_second):
@@ -116,15 +116,15 @@ def test_atrium_auction_example():
     john, michelle = 0, 1
     g = _atrium(john, michelle, 9, 5)
     assert hand_of(g, john) == ["Legates 4", "Senators 8", "Vestal Virgins 5"]
-    assert g.hand[michelle].sum() == 0
+    assert g.state.hand[michelle].sum() == 0
     assert (money(g, john), money(g, michelle)) == (11, 29)      # Michelle keeps her own 5
-    assert (g.slot_card[g.board.slots["Atrium Auctionorum"]] < 0).all()
+    assert (g.state.slot_card[g.board.slots["Atrium Auctionorum"]] < 0).all()
 
 
 def test_atrium_tie_goes_to_space_1():
     """Atrium: equal bids -- the player on "1." wins (and pays the loser)."""
     g = _atrium(first=1, second=0, bid_first=4, bid_second=4)
-    assert g.hand[1].sum() == 3 and g.hand[0].sum() == 0
+    assert g.state.hand[1].sum() == 3 and g.state.hand[0].sum() == 0
     assert (money(g, 1), money(g, 0)) == (16, 24)
 
 
@@ -141,41 +141,41 @@ def test_catacombs_example():
 
     assert g.decision()[:3] == (Task.CATACOMBS_CHOICE, mike, 0)
     step(g, "take Senators 10")
-    assert (money(g, mike), int(g.meta[M["colosseum"]])) == (16, 4)
+    assert (money(g, mike), int(g.state.meta[Meta.COLOSSEUM])) == (16, 4)
 
     assert g.decision()[:3] == (Task.CATACOMBS_CHOICE, zoe, 1)
     assert "decline" in legal(g)
     step(g, "decline")
-    assert money(g, zoe) == 20 and g.hand[zoe].sum() == 0
+    assert money(g, zoe) == 20 and g.state.hand[zoe].sum() == 0
 
     assert g.decision()[:3] == (Task.CATACOMBS_CHOICE, mike, 2)
     assert "take Senators 10" not in legal(g)
     assert "take Patricians 8" in legal(g)       # still four cards to choose from
-    assert g.catacombs.sum() == 4
+    assert g.state.catacombs.sum() == 4
     step(g, "take Patricians 8")
     assert done(g)
-    assert (money(g, mike), int(g.meta[M["colosseum"]])) == (14, 6)
+    assert (money(g, mike), int(g.state.meta[Meta.COLOSSEUM])) == (14, 6)
     assert hand_of(g, mike) == ["Patricians 8", "Senators 10"]
-    assert g.catacombs.sum() == 0 and g.discard_hidden.sum() == 3
+    assert g.state.catacombs.sum() == 0 and g.state.discard_hidden.sum() == 3
 
     # Phase 5: Mike, controlling the Gladiators, takes back exactly what he paid
-    g.meta[M["n_tasks"]] = 0                       # drop the finished scenario's sentinel
+    g.state.meta[Meta.N_TASKS] = 0                       # drop the finished scenario's sentinel
     display(g, mike, "Gladiators", 1, 2)
     run(g, (Task.FACTION_BENEFIT, GLADIATORS))
     step(g, "Gladiators: take the Colosseum denarii")
     assert done(g)
-    assert money(g, mike) == 20 and g.meta[M["colosseum"]] == 0
+    assert money(g, mike) == 20 and g.state.meta[Meta.COLOSSEUM] == 0
 
 
 def test_pantheon_example():
     """Pantheon: Zoe (Vestal marker) places, sees the Praetorian alone, sacrifices a Praetorian, takes eternal favor."""
     g = fresh(3, money=20)
     mike, zoe = 0, 1
-    g.markers[zoe, VESTALS] = 1
-    g.res[zoe, MARKERS] = 1
+    g.state.markers[zoe, VESTALS] = 1
+    g.state.res[zoe, MARKERS] = 1
     place_card(g, "Pantheon", 0, C("Praetorians", 5), up=False)
     give(g, zoe, C("Praetorians", 2), C("Senators", 4))
-    g.followers[:3] = (1, 1, 0)
+    g.state.followers[:3] = (1, 1, 0)
     run(g, (Task.PLACE, zoe))
     assert "place follower: Pantheon" in legal(g)
     step(g, "place follower: Pantheon")
@@ -193,9 +193,9 @@ def test_pantheon_example():
     assert pantheon_seen_faction(g, mike).tolist() == [0, 0, 1, 0, 0, 0, 0]
     assert legal(g) == {"discard Praetorians 2", "decline"}
     step(g, "discard Praetorians 2")
-    assert g.res[zoe, ETERNAL] == 1
+    assert g.state.res[zoe, ETERNAL] == 1
     assert hand_of(g, zoe) == ["Senators 4"]
-    assert g.discard_public[C("Praetorians", 5)] == 1      # the turned-up card is discarded
+    assert g.state.discard_public[C("Praetorians", 5)] == 1      # the turned-up card is discarded
 
 
 def test_field_of_mars_example():
@@ -212,10 +212,10 @@ def test_field_of_mars_example():
     assert waiting(g) == (Task.MARS_PAIR, michelle)
     step(g, "add Legates 4 to set", "add Legates 2 to set", "commit set")
     assert done(g)
-    assert g.res[john, LAURELS] == 2
-    assert g.res[michelle, LAURELS] == 1
-    assert g.hand[john].sum() == 0 and g.hand[michelle].sum() == 0
-    assert g.discard_public.sum() == 4
+    assert g.state.res[john, LAURELS] == 2
+    assert g.state.res[michelle, LAURELS] == 1
+    assert g.state.hand[john].sum() == 0 and g.state.hand[michelle].sum() == 0
+    assert g.state.discard_public.sum() == 4
 
 
 # ------------------------------------------------------------------ Phase 4: take-overs
@@ -224,22 +224,22 @@ def test_takeover_example_1():
     g = fresh(3)
     zoe, john = 0, 1
     display(g, zoe, "Legates", 1, 2, 3, 5)        # 4 cards, sum 11
-    g.markers[zoe, LEGATES] = 1
+    g.state.markers[zoe, LEGATES] = 1
     give(g, john, C("Legates", 2), C("Legates", 3), C("Legates", 4), C("Legates", 6))
-    g.field_owner[LEGATES, 0] = john
+    g.state.field_owner[LEGATES, 0] = john
     run(g, (Task.TAKEOVER, LEGATES))
     assert g.decision()[:4] == (Task.TAKEOVER_SET, john, LEGATES, 1)
     step(g, "add Legates 2 to set", "add Legates 3 to set", "add Legates 4 to set")
     assert "commit set" not in legal(g)           # 3 cards summing 9 beat nothing
     step(g, "add Legates 6 to set", "commit set")
     assert done(g)
-    assert g.controller[LEGATES] == john
+    assert g.state.controller[LEGATES] == john
     assert set_values(g, LEGATES) == [2, 3, 4, 6]
     for v in (1, 2, 3, 5):
-        assert g.discard_public[C("Legates", v)] == 1
-    assert g.res[john, LAURELS] == 2
-    assert g.markers[john, LEGATES] == 1 and g.res[john, MARKERS] == 1
-    assert g.markers[zoe, LEGATES] == 1           # Zoe keeps her marker
+        assert g.state.discard_public[C("Legates", v)] == 1
+    assert g.state.res[john, LAURELS] == 2
+    assert g.state.markers[john, LEGATES] == 1 and g.state.res[john, MARKERS] == 1
+    assert g.state.markers[zoe, LEGATES] == 1           # Zoe keeps her marker
 
 
 def test_takeover_example_2_more_cards_beat_higher_sum():
@@ -248,15 +248,15 @@ def test_takeover_example_2_more_cards_beat_higher_sum():
     owner, challenger = 0, 1
     display(g, owner, "Senators", 8, 10)          # 2 cards, sum 18
     give(g, challenger, C("Senators", 3), C("Senators", 4), C("Senators", 5))   # 3 cards, sum 12
-    g.field_owner[SENATORS, 0] = challenger
+    g.state.field_owner[SENATORS, 0] = challenger
     run(g, (Task.TAKEOVER, SENATORS))
     step(g, "add Senators 3 to set", "add Senators 4 to set")
     assert "commit set" not in legal(g)           # 2 cards, sum 7: neither more nor higher
     step(g, "add Senators 5 to set", "commit set")
     assert done(g)
-    assert g.controller[SENATORS] == challenger
+    assert g.state.controller[SENATORS] == challenger
     assert set_values(g, SENATORS) == [3, 4, 5]
-    assert g.discard_public[C("Senators", 8)] == 1 and g.discard_public[C("Senators", 10)] == 1
+    assert g.state.discard_public[C("Senators", 8)] == 1 and g.state.discard_public[C("Senators", 10)] == 1
 
 
 def test_takeover_example_3():
@@ -264,10 +264,10 @@ def test_takeover_example_3():
     g = fresh(3)
     john, michelle, mike = 0, 1, 2
     display(g, john, "Senators", 4, 5, 7)         # sum 16
-    g.markers[john, SENATORS] = 1
+    g.state.markers[john, SENATORS] = 1
     give(g, mike, C("Senators", 6), C("Senators", 8), C("Senators", 8))
     give(g, michelle, C("Senators", 3), C("Senators", 4), C("Senators", 5), C("Senators", 7))
-    g.field_owner[SENATORS] = (michelle, mike)
+    g.state.field_owner[SENATORS] = (michelle, mike)
     run(g, (Task.TAKEOVER, SENATORS))
 
     assert g.decision()[:4] == (Task.TAKEOVER_SET, mike, SENATORS, 2)      # "2" goes first
@@ -282,41 +282,41 @@ def test_takeover_example_3():
     step(g, "discard Senators 6")
     assert done(g)
 
-    assert g.controller[SENATORS] == michelle
+    assert g.state.controller[SENATORS] == michelle
     assert set_values(g, SENATORS) == [3, 4, 5, 7]
     assert hand_of(g, mike) == ["Senators 8", "Senators 8"]
-    assert g.discard_public[C("Senators", 6)] == 1
+    assert g.state.discard_public[C("Senators", 6)] == 1
     for v in (4, 5, 7):                            # John's beaten set
-        assert g.discard_public[C("Senators", v)] == 1
-    assert g.res[michelle, LAURELS] == 1           # take-over benefit only, no first-control laurel
-    assert g.markers[michelle, SENATORS] == 1
-    assert g.res[mike, LAURELS] == 0 and g.markers[mike, SENATORS] == 0
+        assert g.state.discard_public[C("Senators", v)] == 1
+    assert g.state.res[michelle, LAURELS] == 1           # take-over benefit only, no first-control laurel
+    assert g.state.markers[michelle, SENATORS] == 1
+    assert g.state.res[mike, LAURELS] == 0 and g.state.markers[mike, SENATORS] == 0
 
 
 def test_varus_leader_example():
     """Varus: a Legates take-over with Varus gives 2 laurels plus 1 more."""
     g = fresh(3)
     mike = 2
-    g.first_laurel[LEGATES] = 0                    # the Legates were controlled before
+    g.state.first_laurel[LEGATES] = 0                    # the Legates were controlled before
     give(g, mike, C("Legates", 0), C("Legates", 4), C("Legates", 5))
-    g.field_owner[LEGATES, 0] = mike
+    g.state.field_owner[LEGATES, 0] = mike
     run(g, (Task.TAKEOVER, LEGATES))
     step(g, "add Varus (Legates 0) to set", "add Legates 4 to set", "add Legates 5 to set",
          "commit set")
     assert done(g)
-    assert g.controller[LEGATES] == mike
-    assert g.res[mike, LAURELS] == 3
-    assert g.markers[mike, LEGATES] == 1
+    assert g.state.controller[LEGATES] == mike
+    assert g.state.res[mike, LAURELS] == 3
+    assert g.state.markers[mike, LEGATES] == 1
 
 
 def test_cato_leader_example():
     """Cato: Mike takes the Senators marker and a chosen Vestal Virgins marker."""
     g = fresh(3)
     mike = 2
-    g.markers[mike, GLADIATORS] = 1
-    g.res[mike, MARKERS] = 1
+    g.state.markers[mike, GLADIATORS] = 1
+    g.state.res[mike, MARKERS] = 1
     give(g, mike, C("Senators", 0), C("Senators", 8), C("Senators", 10))
-    g.field_owner[SENATORS, 0] = mike
+    g.state.field_owner[SENATORS, 0] = mike
     run(g, (Task.TAKEOVER, SENATORS))
     step(g, "add Cato the Elder (Senators 0) to set", "add Senators 8 to set",
          "add Senators 10 to set", "commit set")
@@ -327,8 +327,8 @@ def test_cato_leader_example():
     assert len(options) == 5
     step(g, "take Vestal Virgins marker")
     assert done(g)
-    assert g.markers[mike].tolist() == [1, 0, 0, 0, 0, 1, 1]
-    assert g.res[mike, MARKERS] == 3
+    assert g.state.markers[mike].tolist() == [1, 0, 0, 0, 0, 1, 1]
+    assert g.state.res[mike, MARKERS] == 3
 
 
 # ------------------------------------------------------------------ Phase 5
@@ -338,13 +338,13 @@ def test_vestal_virgins_benefit_example():
     michelle = 1
     display(g, michelle, "Senators", 5, 6)
     display(g, michelle, "Vestal", 3, 4)
-    g.res[michelle, TILE] = SCROLL
+    g.state.res[michelle, TILE] = SCROLL
     run(g, (Task.FACTION_BENEFIT, VESTALS))
     assert waiting(g) == (Task.BENEFIT_CHOICE, michelle)
     assert legal(g) == {"Vestal Virgins: take a laurel and the temporary favor",
                         "Vestal Virgins: take a tribune"}
     step(g, "Vestal Virgins: take a tribune")
     assert done(g)
-    assert g.res[michelle, TILE] == TRIBUNE
-    assert g.res[michelle, LAURELS] == 0
-    assert g.meta[M["temp_favor"]] == -1
+    assert g.state.res[michelle, TILE] == TRIBUNE
+    assert g.state.res[michelle, LAURELS] == 0
+    assert g.state.meta[Meta.TEMP_FAVOR] == -1

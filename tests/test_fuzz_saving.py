@@ -14,7 +14,7 @@ import pytest
 
 from saving_fuzz import base_states, decision_kinds, fuzz
 from test_invariants import Tracker
-from tribune_env.state import M
+from tribune_env.state import Meta
 from tribune_env.tasks import DECISIONS
 
 
@@ -29,8 +29,8 @@ def test_base_states_are_varied_real_games(pool):
     assert {d["config"]["num_players"] for d in docs} == {2, 3, 4, 5}
     assert any(d["config"]["point_variant"] for d in docs)
     assert len({d["config"]["victory_card"]["id"] for d in docs if d["config"]["victory_card"]}) >= 5
-    assert {d["arrays"]["meta"][M["status"]] for d in docs} == {0, 1, 2}, "running, won and truncated games"
-    assert {d["arrays"]["meta"][M["phase"]] for d in docs} == set(range(7))
+    assert {d["arrays"]["meta"][Meta.STATUS] for d in docs} == {0, 1, 2}, "running, won and truncated games"
+    assert {d["arrays"]["meta"][Meta.PHASE] for d in docs} == set(range(7))
 
 
 def _check(report):

@@ -18,7 +18,7 @@ from conftest import collect_states, decision_kind
 from tests.scenario import C, display, done, fresh, give, hand_of, occupy, place_card, run, set_values
 from tribune_env import ConfigError, Game, PlayerView
 from tribune_env.data import LEGATES, PATRICIANS, PLEBEIANS, SENATORS
-from tribune_env.state import ETERNAL, LAURELS, M, MONEY, SCROLL, TILE, TRIBUNE
+from tribune_env.state import ETERNAL, LAURELS, Meta, MONEY, SCROLL, TILE, TRIBUNE
 from tribune_env.tasks import DECISIONS, Task
 
 AGENT = 0      # the agent's seat in staged positions
@@ -181,16 +181,16 @@ def test_choices_ignore_what_the_agent_cannot_see():
     checked = 0
     for g in (g for states in found.values() for g in states):
         other = g.clone()
-        n_draw = int(other.meta[M["draw_n"]])
-        pile = other.draw[:n_draw]
-        opponent = 1 + int(np.argmax(other.hand[1:other.n].sum(axis=1)))
-        held = np.flatnonzero(other.hand[opponent])
+        n_draw = int(other.state.meta[Meta.DRAW_N])
+        pile = other.state.draw[:n_draw]
+        opponent = 1 + int(np.argmax(other.state.hand[1:other.n].sum(axis=1)))
+        held = np.flatnonzero(other.state.hand[opponent])
         swap = [(int(h), i) for h in held for i in range(n_draw) if pile[i] != h]
         if not swap:
             continue
         card, i = swap[0]
-        other.hand[opponent, card] -= 1
-        other.hand[opponent, pile[i]] += 1
+        other.state.hand[opponent, card] -= 1
+        other.state.hand[opponent, pile[i]] += 1
         pile[i] = card
         assert choose(HeuristicAgent(seed=5), g) == choose(HeuristicAgent(seed=5), other)
         checked += 1
@@ -206,7 +206,7 @@ def test_make_agent_builds_it_and_rejects_unknown_options():
 # ------------------------------------------------------------------ staged positions
 def at_placement(money_each=20, n=4):
     g = fresh(n, money=money_each, log=False)
-    g.followers[:n] = 3
+    g.state.followers[:n] = 3
     return g
 
 
@@ -270,15 +270,15 @@ def test_takes_over_with_the_leader_and_the_fewest_cards_that_win():
     g = fresh(4, money=10, log=False)
     display(g, 1, "Legates", 3, 4)
     give(g, AGENT, C("Legates", 0), C("Legates", 1), C("Legates", 2), C("Legates", 5), C("Legates", 6))
-    g.field_owner[LEGATES, 0] = AGENT
+    g.state.field_owner[LEGATES, 0] = AGENT
     run(g, (Task.TAKEOVER, LEGATES))
-    laurels = int(g.res[AGENT, LAURELS])
+    laurels = int(g.state.res[AGENT, LAURELS])
     play_out(HeuristicAgent(seed=0), g)
     assert done(g)
-    assert g.controller[LEGATES] == AGENT
+    assert g.state.controller[LEGATES] == AGENT
     assert set_values(g, LEGATES) == [0, 5, 6]
     assert hand_of(g, AGENT) == ["Legates 1", "Legates 2"]
-    assert g.res[AGENT, LAURELS] == laurels + g.data.legate_laurels + g.data.varus_laurels
+    assert g.state.res[AGENT, LAURELS] == laurels + g.data.legate_laurels + g.data.varus_laurels
 
 
 def test_beats_the_challenger_from_space_1():
@@ -286,19 +286,19 @@ def test_beats_the_challenger_from_space_1():
     g = fresh(4, money=10, log=False)
     give(g, 1, C("Senators", 7), C("Senators", 8))
     give(g, AGENT, C("Senators", 10), C("Senators", 6), C("Senators", 3))
-    g.field_owner[SENATORS] = (AGENT, 1)
+    g.state.field_owner[SENATORS] = (AGENT, 1)
     run(g, (Task.TAKEOVER, SENATORS))
     for card in ("add Senators 7 to set", "add Senators 8 to set", "commit set"):
         g.step_label(card)
     play_out(HeuristicAgent(seed=0), g)
-    assert g.controller[SENATORS] == AGENT
+    assert g.state.controller[SENATORS] == AGENT
     assert set_values(g, SENATORS) == [6, 10]
 
 
 def atrium_bid(cards, agent_hand=(), controls=None, rival_money=30):
     """The agent's bid from "1." of the Atrium, with 30 denarii."""
     g = fresh(3, money=30, log=False)
-    g.res[1, MONEY] = rival_money
+    g.state.res[1, MONEY] = rival_money
     if controls:
         display(g, AGENT, *controls)
     give(g, AGENT, *agent_hand)
@@ -364,7 +364,7 @@ def test_sacrifices_its_cheapest_matching_card_for_eternal_favor():
     run(g, (Task.PANTHEON,))
     play_out(HeuristicAgent(seed=0), g)
     assert done(g)
-    assert g.res[AGENT, ETERNAL] == 1
+    assert g.state.res[AGENT, ETERNAL] == 1
     assert hand_of(g, AGENT) == ["Praetorians 6", "Praetorians 7", "Senators 8"]
 
 
@@ -377,7 +377,7 @@ def test_lays_a_spare_pair_on_the_field_of_mars_but_keeps_a_winning_set():
     run(g, (Task.MARS,))
     play_out(HeuristicAgent(seed=0), g)
     assert done(g)
-    assert g.res[AGENT, LAURELS] == 2 and g.hand[AGENT].sum() == 0
+    assert g.state.res[AGENT, LAURELS] == 2 and g.state.hand[AGENT].sum() == 0
 
     g = fresh(3, money=10, log=False)
     display(g, 1, "Senators", 4, 5)
@@ -385,18 +385,18 @@ def test_lays_a_spare_pair_on_the_field_of_mars_but_keeps_a_winning_set():
     occupy(g, "Field of Mars", 0, AGENT)
     run(g, (Task.MARS,))
     play_out(HeuristicAgent(seed=0), g)
-    assert g.res[AGENT, LAURELS] == 0 and g.hand[AGENT].sum() == 2
+    assert g.state.res[AGENT, LAURELS] == 0 and g.state.hand[AGENT].sum() == 2
 
 
 def test_turns_its_scroll_into_a_tribune():
     """Cursus honorum (tribune obligatory): with a scroll and the Patricians, the Plebeians give a tribune."""
     g = fresh(3, money=10, log=False, victory_card="cursus-honorum")
-    g.res[AGENT, TILE] = SCROLL
+    g.state.res[AGENT, TILE] = SCROLL
     display(g, AGENT, "Patricians", 3, 4)
     display(g, AGENT, "Plebeians", 2, 5)
     run(g, (Task.FACTION_BENEFIT, PLEBEIANS))
     play_out(HeuristicAgent(seed=0), g)
-    assert g.res[AGENT, TILE] == TRIBUNE
+    assert g.state.res[AGENT, TILE] == TRIBUNE
 
 
 # ------------------------------------------------------------------ evaluation
@@ -437,10 +437,10 @@ def test_evaluation_rewards_progress_towards_the_victory_card():
     assert base == pytest.approx(0.0)
     for change in ({"laurels": 3}, {"tile": TRIBUNE}, {"control": PATRICIANS}, {"markers": 1}):
         assert potential(g, AGENT, **change) > potential(g, AGENT)
-    g.res[AGENT, LAURELS] = 6
+    g.state.res[AGENT, LAURELS] = 6
     assert evaluate(g, AGENT) > base
     assert evaluate(g, 1) < base
-    g.res[1, TILE] = TRIBUNE
+    g.state.res[1, TILE] = TRIBUNE
     display(g, 1, "Gladiators", 2, 3)
     assert evaluate(g, 1) > evaluate(g, AGENT)
 

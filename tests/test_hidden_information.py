@@ -18,7 +18,7 @@ from conftest import NUM_CARDS, collect_states, play, random_action, total_cards
 from tribune_env import Game, IllegalActionError
 from tribune_env.data import NUM_VALUES
 from tribune_env.saving import card_counts
-from tribune_env.state import M, MONEY
+from tribune_env.state import Meta, MONEY
 from tribune_env.tasks import Task
 
 BIDS = (Task.ATRIUM_BID, Task.CHARIOT_BID)
@@ -30,7 +30,7 @@ def observations(g):
 
 
 def draw_pile(g):
-    return g.draw[: int(g.meta[M["draw_n"]])]
+    return g.state.draw[: int(g.state.meta[Meta.DRAW_N])]
 
 
 def swap_with_draw(g, counts, c_out, c_in):
@@ -52,14 +52,14 @@ def draw_card_not(g, excluded):
 
 def examined(g, p) -> bool:
     """Whether player p has looked at the Catacombs pile this round (flag or remembered pile)."""
-    return bool(np.any(g.catacombs_seen[p]))
+    return bool(np.any(g.state.catacombs_seen[p]))
 
 
 def free_cards(g, q):
     """Card types in q's hand that are not part of the set q is building."""
-    hand = g.hand[q].copy()
+    hand = g.state.hand[q].copy()
     if g.current_player == q:
-        hand -= g.build
+        hand -= g.state.build
     return [int(c) for c in np.flatnonzero(hand > 0)]
 
 
@@ -84,19 +84,19 @@ def assert_invisible_to(g, edit, observers, also_render=True):
 
 HIDDEN_PREDICATES = {
     "bid": lambda g: g.decision()[0] in BIDS and any(
-        g.committed[q] and g.res[q, MONEY] >= 1 for q in range(g.n) if q != g.current_player),
-    "mars": lambda g: bool((g.mars_pairs.sum(axis=1) == 2).any()),
-    "build": lambda g: g.build.sum() > 0 and g.n >= 2,
-    "latrine": lambda g: g.phase == 2 and g.slot_card[g.board.slots["Latrine"].start] >= 0
-    and not g.slot_up[g.board.slots["Latrine"].start],
-    "pantheon_seen": lambda g: g.slot_card[g.board.slots["Pantheon"].start] >= 0
-    and not g.slot_up[g.board.slots["Pantheon"].start] and g.pantheon_seen[: g.n].any(),
-    "atrium": lambda g: any(g.slot_card[s] >= 0 and not g.slot_up[s]
+        g.state.committed[q] and g.state.res[q, MONEY] >= 1 for q in range(g.n) if q != g.current_player),
+    "mars": lambda g: bool((g.state.mars_pairs.sum(axis=1) == 2).any()),
+    "build": lambda g: g.state.build.sum() > 0 and g.n >= 2,
+    "latrine": lambda g: g.phase == 2 and g.state.slot_card[g.board.slots["Latrine"].start] >= 0
+    and not g.state.slot_up[g.board.slots["Latrine"].start],
+    "pantheon_seen": lambda g: g.state.slot_card[g.board.slots["Pantheon"].start] >= 0
+    and not g.state.slot_up[g.board.slots["Pantheon"].start] and g.state.pantheon_seen[: g.n].any(),
+    "atrium": lambda g: any(g.state.slot_card[s] >= 0 and not g.state.slot_up[s]
                             for s in g.board.slots["Atrium Auctionorum"])
-    and any(g.slot_up[s] for s in g.board.slots["Atrium Auctionorum"]),
-    "catacombs": lambda g: g.catacombs.sum() > 0 and not all(examined(g, p) for p in range(g.n)),
-    "discard_hidden": lambda g: g.discard_hidden.sum() > 0,
-    "takeover": lambda g: g.decision()[0] == Task.TAKEOVER_SET and g.build.sum() == 0,
+    and any(g.state.slot_up[s] for s in g.board.slots["Atrium Auctionorum"]),
+    "catacombs": lambda g: g.state.catacombs.sum() > 0 and not all(examined(g, p) for p in range(g.n)),
+    "discard_hidden": lambda g: g.state.discard_hidden.sum() > 0,
+    "takeover": lambda g: g.decision()[0] == Task.TAKEOVER_SET and g.state.build.sum() == 0,
     "sacrifice": lambda g: g.decision()[0] == Task.SACRIFICE,
     "three_players": lambda g: g.n >= 3 and g.round >= 2,
     "two_players": lambda g: g.n == 2 and g.round >= 2,
@@ -123,10 +123,10 @@ def test_swapping_cards_between_other_hands_is_invisible(hidden_states):
             a, b = pairs[0]
 
             def edit(h, q=q, r=r, a=a, b=b):
-                h.hand[q, a] -= 1
-                h.hand[q, b] += 1
-                h.hand[r, b] -= 1
-                h.hand[r, a] += 1
+                h.state.hand[q, a] -= 1
+                h.state.hand[q, b] += 1
+                h.state.hand[r, b] -= 1
+                h.state.hand[r, a] += 1
 
             h = assert_invisible_to(g, edit, [p])
             # the holders themselves do see it
@@ -147,7 +147,7 @@ def test_swapping_an_opponent_card_with_the_draw_pile_is_invisible(hidden_states
         c_in = draw_card_not(g, mine[:1])
         if c_in is None:
             continue
-        h = assert_invisible_to(g, lambda h: swap_with_draw(h, h.hand[q], mine[0], c_in),
+        h = assert_invisible_to(g, lambda h: swap_with_draw(h, h.state.hand[q], mine[0], c_in),
                                 [x for x in range(g.n) if x != q])
         assert not np.array_equal(g.observe(q), h.observe(q))
         checked += 1
@@ -180,10 +180,10 @@ def test_own_hand_change_is_visible(hidden_states):
             if c_in is None:
                 continue
             h = g.clone()
-            swap_with_draw(h, h.hand[p], mine[0], c_in)
+            swap_with_draw(h, h.state.hand[p], mine[0], c_in)
             assert not np.array_equal(g.observe(p), h.observe(p)), "a player must see its own hand"
             hand = g.obs_layout.slices["hand"]
-            assert np.array_equal(h.observe(p)[hand], h.hand[p]), "the hand segment is the hand"
+            assert np.array_equal(h.observe(p)[hand], h.state.hand[p]), "the hand segment is the hand"
             for q in range(g.n):
                 if q != p:
                     assert np.array_equal(g.observe(q), h.observe(q))
@@ -193,20 +193,20 @@ def test_own_hand_change_is_visible(hidden_states):
 
 def test_face_down_discards_are_invisible(hidden_states):
     for g in hidden_states["discard_hidden"]:
-        c_out = int(np.flatnonzero(g.discard_hidden)[0])
+        c_out = int(np.flatnonzero(g.state.discard_hidden)[0])
         c_in = draw_card_not(g, [c_out])
         assert c_in is not None
-        assert_invisible_to(g, lambda h: swap_with_draw(h, h.discard_hidden, c_out, c_in), range(g.n))
+        assert_invisible_to(g, lambda h: swap_with_draw(h, h.state.discard_hidden, c_out, c_in), range(g.n))
 
 
 def test_sealed_bids_stay_hidden_until_revealed(hidden_states):
     for g in hidden_states["bid"]:
         actor = g.current_player
-        q = next(q for q in range(g.n) if q != actor and g.committed[q] and g.res[q, MONEY] >= 1)
-        new_bid = 0 if g.bids[q] > 0 else 1
+        q = next(q for q in range(g.n) if q != actor and g.state.committed[q] and g.state.res[q, MONEY] >= 1)
+        new_bid = 0 if g.state.bids[q] > 0 else 1
 
         def edit(h):
-            h.bids[q] = new_bid
+            h.state.bids[q] = new_bid
 
         h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != q])
         # the bidder itself knows its own bid
@@ -216,14 +216,14 @@ def test_sealed_bids_stay_hidden_until_revealed(hidden_states):
 def test_face_down_latrine_and_atrium_cards_are_invisible(hidden_states):
     for name, region in (("latrine", "Latrine"), ("atrium", "Atrium Auctionorum")):
         for g in hidden_states[name]:
-            slot = next(s for s in g.board.slots[region] if g.slot_card[s] >= 0 and not g.slot_up[s])
-            c_out = int(g.slot_card[slot])
+            slot = next(s for s in g.board.slots[region] if g.state.slot_card[s] >= 0 and not g.state.slot_up[s])
+            c_out = int(g.state.slot_card[slot])
             c_in = draw_card_not(g, [c_out])
 
             def edit(h, slot=slot, c_in=c_in, c_out=c_out):
                 pile = draw_pile(h)
                 pile[int(np.flatnonzero(pile == c_in)[0])] = c_out
-                h.slot_card[slot] = c_in
+                h.state.slot_card[slot] = c_in
 
             assert_invisible_to(g, edit, range(g.n))
 
@@ -231,7 +231,7 @@ def test_face_down_latrine_and_atrium_cards_are_invisible(hidden_states):
 def test_pantheon_card_visible_only_to_who_looked(hidden_states):
     for g in hidden_states["pantheon_seen"]:
         slot = g.board.slots["Pantheon"].start
-        c_out = int(g.slot_card[slot])
+        c_out = int(g.state.slot_card[slot])
         # a card of another faction, so that the change cannot be hidden by chance
         c_in = draw_card_not(g, [c_out // NUM_VALUES * NUM_VALUES + v for v in range(NUM_VALUES)])
         assert c_in is not None
@@ -239,10 +239,10 @@ def test_pantheon_card_visible_only_to_who_looked(hidden_states):
         def edit(h):
             pile = draw_pile(h)
             pile[int(np.flatnonzero(pile == c_in)[0])] = c_out
-            h.slot_card[slot] = c_in
+            h.state.slot_card[slot] = c_in
 
-        seen = [p for p in range(g.n) if g.pantheon_seen[p]]
-        unseen = [p for p in range(g.n) if not g.pantheon_seen[p]]
+        seen = [p for p in range(g.n) if g.state.pantheon_seen[p]]
+        unseen = [p for p in range(g.n) if not g.state.pantheon_seen[p]]
         h = assert_invisible_to(g, edit, unseen)
         for p in seen:
             assert not np.array_equal(g.observe(p), h.observe(p)), "the player who looked knows the card"
@@ -250,18 +250,18 @@ def test_pantheon_card_visible_only_to_who_looked(hidden_states):
 
 def test_unexamined_catacombs_are_invisible(hidden_states):
     for g in hidden_states["catacombs"]:
-        c_out = int(np.flatnonzero(g.catacombs)[0])
+        c_out = int(np.flatnonzero(g.state.catacombs)[0])
         c_in = draw_card_not(g, [c_out])
-        assert_invisible_to(g, lambda h: swap_with_draw(h, h.catacombs, c_out, c_in),
+        assert_invisible_to(g, lambda h: swap_with_draw(h, h.state.catacombs, c_out, c_in),
                             [p for p in range(g.n) if not examined(g, p)])
 
 
 def test_other_players_field_of_mars_pairs_are_invisible(hidden_states):
     for g in hidden_states["mars"]:
         mars = g.board.spaces["Field of Mars"]
-        i = int(np.flatnonzero(g.mars_pairs.sum(axis=1) == 2)[0])
-        q = int(g.space_owner[mars[i]])
-        old = [int(c) for c in np.repeat(np.arange(g.mars_pairs.shape[1]), g.mars_pairs[i])]
+        i = int(np.flatnonzero(g.state.mars_pairs.sum(axis=1) == 2)[0])
+        q = int(g.state.space_owner[mars[i]])
+        old = [int(c) for c in np.repeat(np.arange(g.state.mars_pairs.shape[1]), g.state.mars_pairs[i])]
         pile = draw_pile(g).tolist()
         # another pair of one faction, from the draw pile
         new = None
@@ -277,8 +277,8 @@ def test_other_players_field_of_mars_pairs_are_invisible(hidden_states):
             for c_in, c_out in zip(new, old):
                 j = int(np.flatnonzero(p == c_in)[0])
                 p[j] = c_out
-                h.mars_pairs[i, c_out] -= 1
-                h.mars_pairs[i, c_in] += 1
+                h.state.mars_pairs[i, c_out] -= 1
+                h.state.mars_pairs[i, c_in] += 1
 
         h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != q])
         assert not np.array_equal(g.observe(q), h.observe(q)), "a player knows its own pair"
@@ -287,10 +287,10 @@ def test_other_players_field_of_mars_pairs_are_invisible(hidden_states):
 def test_another_players_unfinished_set_is_invisible(hidden_states):
     for g in hidden_states["build"]:
         actor = g.current_player
-        c = int(np.flatnonzero(g.build)[0])
+        c = int(np.flatnonzero(g.state.build)[0])
 
         def edit(h):
-            h.build[c] -= 1
+            h.state.build[c] -= 1
 
         h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != actor], also_render=False)
         assert not np.array_equal(g.observe(actor), h.observe(actor))
@@ -319,23 +319,23 @@ def test_catacombs_purchase_is_hidden_from_an_earlier_examiner():
                 continue
             actor = d[1]
             for buyer, card, before in purchases:
-                others = [int(c) for c in np.flatnonzero(g.catacombs) if c != card]
+                others = [int(c) for c in np.flatnonzero(g.state.catacombs) if c != card]
                 observers = [y for y in before if y not in (actor, buyer) and examined(g, y)]
-                if not others or not observers or (buyer == actor and g.build[card]):
+                if not others or not observers or (buyer == actor and g.state.build[card]):
                     continue
                 c_other = others[0]
 
                 def edit(h, buyer=buyer, card=card, c_other=c_other):
-                    h.hand[buyer, card] -= 1
-                    h.hand[buyer, c_other] += 1
-                    h.catacombs[c_other] -= 1
-                    h.catacombs[card] += 1
+                    h.state.hand[buyer, card] -= 1
+                    h.state.hand[buyer, c_other] += 1
+                    h.state.catacombs[c_other] -= 1
+                    h.state.catacombs[card] += 1
 
                 assert_invisible_to(g, edit, observers, also_render=False)
                 checked += 1
-            pile = g.catacombs.copy()
+            pile = g.state.catacombs.copy()
             g.step(random_action(g, rng))
-            bought = pile - g.catacombs
+            bought = pile - g.state.catacombs
             if bought.any() and g.phase == 3:
                 purchases.append((actor, int(np.flatnonzero(bought)[0]), set(looked)))
             looked.add(actor)
@@ -362,15 +362,15 @@ def test_determinize_keeps_the_observation_and_the_cards(varied_states):
             assert np.array_equal(d.observe(p), g.observe(p)), f"determinize({p}) changed what player_{p} sees"
             assert (card_counts(d) == d.deck_counts).all()
             assert total_cards(d) == NUM_CARDS
-            assert (d.hand[: g.n].sum(axis=1) == g.hand[: g.n].sum(axis=1)).all(), "hand sizes are public"
-            assert (d.hand[p] == g.hand[p]).all()
+            assert (d.state.hand[: g.n].sum(axis=1) == g.state.hand[: g.n].sum(axis=1)).all(), "hand sizes are public"
+            assert (d.state.hand[p] == g.state.hand[p]).all()
             # every laid Field of Mars pair is still a pair of one faction
-            for pair in d.mars_pairs:
+            for pair in d.state.mars_pairs:
                 if pair.sum():
                     assert pair.sum() == 2 and len(set(np.flatnonzero(pair) // NUM_VALUES)) == 1
             for q in range(g.n):
-                if d.committed[q] and d.decision() is not None and d.decision()[0] in BIDS:
-                    assert 0 <= d.bids[q] <= d.res[q, MONEY]
+                if d.state.committed[q] and d.decision() is not None and d.decision()[0] in BIDS:
+                    assert 0 <= d.state.bids[q] <= d.state.res[q, MONEY]
             if g.current_player == p:
                 assert np.array_equal(d.legal_mask(), g.legal_mask()), "the actor's options depend only on what it knows"
         assert g.to_json() == before, "determinize must not change the game"
@@ -395,8 +395,8 @@ def test_determinize_samples_differ_by_rng_and_repeat_by_seed(varied_states):
         b = g.determinize(p, np.random.default_rng(1))
         assert a.state_equals(b), "the same rng gives the same sample"
         c = g.determinize(p, np.random.default_rng(2))
-        hidden_a = [a.hand[q].tolist() for q in range(g.n) if q != p] + [draw_pile(a).tolist()]
-        hidden_c = [c.hand[q].tolist() for q in range(g.n) if q != p] + [draw_pile(c).tolist()]
+        hidden_a = [a.state.hand[q].tolist() for q in range(g.n) if q != p] + [draw_pile(a).tolist()]
+        hidden_c = [c.state.hand[q].tolist() for q in range(g.n) if q != p] + [draw_pile(c).tolist()]
         differ += hidden_a != hidden_c
     assert differ >= len(varied_states) - 1, "different rngs give different hidden states"
 
@@ -405,12 +405,12 @@ def test_determinize_resamples_opponent_hands(varied_states):
     changed = total = 0
     for g in varied_states:
         p = g.current_player
-        if sum(int(g.hand[q].sum()) for q in range(g.n) if q != p) == 0:
+        if sum(int(g.state.hand[q].sum()) for q in range(g.n) if q != p) == 0:
             continue
         total += 1
         samples = [g.determinize(p, np.random.default_rng(s)) for s in range(4)]
-        truth = [g.hand[q].tolist() for q in range(g.n) if q != p]
-        changed += any([d.hand[q].tolist() for q in range(g.n) if q != p] != truth for d in samples)
+        truth = [g.state.hand[q].tolist() for q in range(g.n) if q != p]
+        changed += any([d.state.hand[q].tolist() for q in range(g.n) if q != p] != truth for d in samples)
     assert total > 10 and changed == total
 
 
@@ -420,7 +420,7 @@ def test_determinized_games_play_to_the_end(varied_states):
 
         def check(h, a):
             assert (card_counts(h) == h.deck_counts).all()
-            assert (h.res[:, MONEY] >= 0).all()
+            assert (h.state.res[:, MONEY] >= 0).all()
 
         play(d, np.random.default_rng(k), on_step=check)
         assert d.terminated or d.truncated
@@ -442,7 +442,7 @@ def test_same_seed_same_game():
 
 
 def test_different_seeds_deal_differently():
-    hands = {Game(4, seed=s).hand.tobytes() for s in range(10)}
+    hands = {Game(4, seed=s).state.hand.tobytes() for s in range(10)}
     assert len(hands) == 10
 
 

@@ -261,10 +261,10 @@ def test_observation_is_seat_relative_and_shows_own_hand(games):
         s = g.obs_layout.slices
         for p in range(n):
             o = g.observe(p)
-            assert np.array_equal(o[s["hand"]], g.hand[p])
+            assert np.array_equal(o[s["hand"]], g.state.hand[p])
             assert o[s["seat_present"]].tolist() == [1.0] * n + [0.0] * (5 - n)
-            assert o[s["money"]][0] == g.res[p, 0]
-            assert o[s["hand_size"]][: n].tolist() == [float(g.hand[(p + i) % n].sum()) for i in range(n)]
+            assert o[s["money"]][0] == g.state.res[p, 0]
+            assert o[s["hand_size"]][: n].tolist() == [float(g.state.hand[(p + i) % n].sum()) for i in range(n)]
 
 
 # ------------------------------------------------------------------------------ forced decisions
@@ -273,7 +273,7 @@ def forced_by_what_only_the_player_knows(g) -> bool:
     its hand (no card to sacrifice, no pair, no winning set, which cards to discard) or the
     digits of its own bid (clarifications, "Forced decisions and secrecy")."""
     kind, p, entered, _ = g.decision()
-    hand = int(g.hand[p].sum())
+    hand = int(g.state.hand[p].sum())
     if kind in (Task.SETUP_DISCARD, Task.CESURA_DISCARD):
         return g.legal_actions()[0] != g.A.COMMIT
     if kind == Task.SACRIFICE:
@@ -344,15 +344,15 @@ def test_render_mentions_every_player_and_hides_other_hands(positions):
             assert isinstance(text, str)
             for p in range(g.n):
                 assert f"player_{p}" in text
-                size = int(g.hand[p].sum())
+                size = int(g.state.hand[p].sum())
                 shown_as_count = f"hand: {size} cards"
                 if p != viewer:
                     assert shown_as_count in text or size == 0
-            own = [card_name(c) for c in np.flatnonzero(g.hand[viewer])]
+            own = [card_name(c) for c in np.flatnonzero(g.state.hand[viewer])]
             assert all(name in text for name in own), "the viewer sees its own cards"
         # without a viewer every hand is shown
         for p in range(g.n):
-            assert all(card_name(c) in full for c in np.flatnonzero(g.hand[p]))
+            assert all(card_name(c) in full for c in np.flatnonzero(g.state.hand[p]))
 
 
 def test_render_of_a_finished_game_tells_the_outcome():

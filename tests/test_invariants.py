@@ -18,7 +18,7 @@ from tests.scenario import bid_digits
 from tribune_env import DEFAULT_DATA, VICTORY_CARDS, Game, VictoryCard
 from tribune_env.data import FACTIONS, PATRICIANS, VESTALS
 from tribune_env.saving import card_counts
-from tribune_env.state import ETERNAL, LAURELS, LEGIONS, M, MARKERS, MONEY, TILE
+from tribune_env.state import ETERNAL, LAURELS, LEGIONS, Meta, MARKERS, MONEY, TILE
 from tribune_env.tasks import Task
 
 VALUES = np.arange(11)
@@ -41,13 +41,13 @@ def meets_victory(g: Game, p: int, r, temp: int) -> bool:
 def rule_scores(g: Game) -> list[int]:
     """The scoring table of 'The End of Play', computed independently of the engine."""
     out = []
-    temp = int(g.meta[M["temp_favor"]])
+    temp = int(g.state.meta[Meta.TEMP_FAVOR])
     for p in range(g.n):
-        r = [int(x) for x in g.res[p]]
+        r = [int(x) for x in g.state.res[p]]
         s = {0: 0, 1: SCORE["scroll"], 2: SCORE["tribune"]}[r[TILE]]
         s += 5 * r[ETERNAL] + 2 * r[LEGIONS] + r[LAURELS] + r[MONEY] // 10 + r[MARKERS]
         s += 2 if temp == p else 0
-        s += 2 if g.declared[p] == 0 else 0
+        s += 2 if g.state.declared[p] == 0 else 0
         out.append(s)
     return out
 
@@ -56,39 +56,39 @@ def check_mask(g: Game, decision, mask):
     """The options offered follow the rules' conditions for this decision."""
     A = g.A
     kind, p, b, c = decision
-    res = g.res[p]
+    res = g.state.res[p]
     legal = np.flatnonzero(mask)
     if kind == Task.PLACE:
-        fo, chariot = g.field_owner, int(g.meta[M["chariot"]])
+        fo, chariot = g.state.field_owner, int(g.state.meta[Meta.CHARIOT])
         for f in range(len(FACTIONS)):
-            ok = (g.controller[f] != p and chariot != f
+            ok = (g.state.controller[f] != p and chariot != f
                   and (fo[f, 0] < 0 or (fo[f, 1] < 0 and fo[f, 0] != p)))
             assert mask[A.FIELD + f] == ok, f"placement on the {FACTIONS[f]} field: offered {mask[A.FIELD + f]}"
         assert mask[A.COIN_BOWL] == 1, "the coin bowl is always open"
-        if not g.markers[p, VESTALS]:
+        if not g.state.markers[p, VESTALS]:
             assert not mask[A.action("place follower: Pantheon")], "Pantheon without a Vestal marker"
     elif kind in (Task.ATRIUM_BID, Task.CHARIOT_BID):
         money, base = int(res[MONEY]), g.data.bid_base
         place = base ** (bid_digits(g, money) - 1 - b)
-        room = (money - int(g.bids[p])) // place            # never more than the bidder holds
+        room = (money - int(g.state.bids[p])) // place            # never more than the bidder holds
         assert [a - A.BID for a in legal] == list(range(min(base - 1, room) + 1)), "bid digits"
     elif kind == Task.SACRIFICE:
         assert res[ETERNAL] == 0, "a holder of eternal favor may not sacrifice"
-        f = int(g.slot_card[g.board.slots["Pantheon"].start]) // 11
+        f = int(g.state.slot_card[g.board.slots["Pantheon"].start]) // 11
         for a in legal:
             if a != A.DECLINE:
                 code = a - A.DISCARD
-                assert code // 11 == f and g.hand[p, code] > 0
+                assert code // 11 == f and g.state.hand[p, code] > 0
     elif kind == Task.TEMP_FAVOR:
-        assert res[ETERNAL] == 0 and g.controller[VESTALS] == p
+        assert res[ETERNAL] == 0 and g.state.controller[VESTALS] == p
     elif kind == Task.BUY_LEGION:
-        price = int(g.sets[1] @ VALUES)
-        assert mask[A.BUY_LEGION] == (res[MONEY] >= price) and g.controller[1] == p
+        price = int(g.state.sets[1] @ VALUES)
+        assert mask[A.BUY_LEGION] == (res[MONEY] >= price) and g.state.controller[1] == p
     elif kind == Task.BENEFIT_CHOICE:
-        assert g.controller[b] == p, "benefits go to the controller"
+        assert g.state.controller[b] == p, "benefits go to the controller"
         options = {"Legates: take a scroll": res[TILE] == 0, "Senators: take a scroll": res[TILE] == 0,
-                   "Plebeians: take a tribune": res[TILE] == 1 and g.controller[PATRICIANS] == p,
-                   "Vestal Virgins: take a tribune": res[TILE] == 1 and g.controller[6] == p}
+                   "Plebeians: take a tribune": res[TILE] == 1 and g.state.controller[PATRICIANS] == p,
+                   "Vestal Virgins: take a tribune": res[TILE] == 1 and g.state.controller[6] == p}
         for label, ok in options.items():
             a = A.action(label)
             if A.labels[a].startswith(FACTIONS[b]):
@@ -96,36 +96,36 @@ def check_mask(g: Game, decision, mask):
     elif kind == Task.AGRIPPA:
         assert mask[A.AGRIPPA] == (res[TILE] == 0)
     elif kind == Task.CATO:
-        assert all(g.markers[p, a - A.MARKER] == 0 for a in legal), "Cato gives a marker not yet held"
+        assert all(g.state.markers[p, a - A.MARKER] == 0 for a in legal), "Cato gives a marker not yet held"
     elif kind == Task.ASSASSIN:
-        assert all(g.sets[a - A.ASSASSIN].sum() >= 3 for a in legal if a != A.DECLINE), \
+        assert all(g.state.sets[a - A.ASSASSIN].sum() >= 3 for a in legal if a != A.DECLINE), \
             "the assassin targets sets of three or more"
     elif kind == Task.CHARIOT_PLACE:
-        assert all(g.controller[a - A.CHARIOT] == p for a in legal if a != A.DECLINE), \
+        assert all(g.state.controller[a - A.CHARIOT] == p for a in legal if a != A.DECLINE), \
             "the chariot goes on a faction its winner controls"
     elif kind == Task.CATACOMBS_CHOICE:
         price = g.data.catacomb_prices[b]
         for a in legal:
             if a != A.DECLINE:
-                assert res[MONEY] >= price and g.catacombs[a - A.TAKE] > 0
+                assert res[MONEY] >= price and g.state.catacombs[a - A.TAKE] > 0
     elif kind == Task.LATRINE_CHOICE:
-        value = int(g.slot_card[g.board.slots["Latrine"].start]) % 11
+        value = int(g.state.slot_card[g.board.slots["Latrine"].start]) % 11
         assert mask[A.LATRINE + 1] == (res[MONEY] >= value)
     elif kind == Task.TAKEOVER_SET and mask[A.COMMIT]:
         f, role = b, c
-        build = g.build[f * 11:(f + 1) * 11]
+        build = g.state.build[f * 11:(f + 1) * 11]
         count, total = int(build.sum()), int(build @ VALUES)
-        assert count >= 2 and build.sum() == g.build.sum(), "a set is two or more cards of the faction"
+        assert count >= 2 and build.sum() == g.state.build.sum(), "a set is two or more cards of the faction"
         targets = []
-        if g.controller[f] >= 0:
-            targets.append((int(g.sets[f].sum()), int(g.sets[f] @ VALUES)))
-        if role == 1 and g.meta[M["challenger"]] >= 0:
-            targets.append((int(g.challenger.sum()), int(g.challenger @ VALUES)))
+        if g.state.controller[f] >= 0:
+            targets.append((int(g.state.sets[f].sum()), int(g.state.sets[f] @ VALUES)))
+        if role == 1 and g.state.meta[Meta.CHALLENGER] >= 0:
+            targets.append((int(g.state.challenger.sum()), int(g.state.challenger @ VALUES)))
         for tc, tt in targets:
             assert count > tc or total > tt, "a committed set beats every set it must beat"
     elif kind == Task.MARS_PAIR and mask[A.COMMIT]:
-        cards = np.flatnonzero(g.build)
-        assert g.build.sum() == 2 and len(set(cards // 11)) == 1, "a pair is two cards of one faction"
+        cards = np.flatnonzero(g.state.build)
+        assert g.state.build.sum() == 2 and len(set(cards // 11)) == 1, "a pair is two cards of one faction"
 
 
 class Tracker:
@@ -144,31 +144,31 @@ class Tracker:
 
     def check(self, g: Game):
         n = g.n
-        meta, res = g.meta, g.res
-        phase = int(meta[M["phase"]])
+        meta, res = g.state.meta, g.state.res
+        phase = int(meta[Meta.PHASE])
         over = g.is_over
         decision = g.decision()
 
         # ---- cards: all 100 accounted for, in the engine's and in our own count
         assert np.array_equal(card_counts(g), g.deck_counts), "card accounting broken"
         assert total_cards(g) == NUM_CARDS, "hands plus everything else must be 100 cards"
-        n_draw = int(meta[M["draw_n"]])
-        assert g.draw[:n_draw].min(initial=0) >= 0 and g.draw[n_draw:].max(initial=-1) == -1
-        assert g.hand.min() >= 0 and not g.hand[n:].any()
-        for a in (g.discard_public, g.discard_hidden, g.catacombs, g.curia, g.mars_pairs,
-                  g.sets, g.challenger, g.build):
+        n_draw = int(meta[Meta.DRAW_N])
+        assert g.state.draw[:n_draw].min(initial=0) >= 0 and g.state.draw[n_draw:].max(initial=-1) == -1
+        assert g.state.hand.min() >= 0 and not g.state.hand[n:].any()
+        for a in (g.state.discard_public, g.state.discard_hidden, g.state.catacombs, g.state.curia, g.state.mars_pairs,
+                  g.state.sets, g.state.challenger, g.state.build):
             assert a.min() >= 0
         if not over:
-            assert (g.build <= g.hand[decision[1]]).all(), "the set being built must come from the actor's hand"
+            assert (g.state.build <= g.state.hand[decision[1]]).all(), "the set being built must come from the actor's hand"
 
         # ---- resources
         r = res[:n].tolist()
         assert res.min() >= 0, f"negative money or resources {r}"
-        assert not res[n:].any() and not g.markers[n:].any()
-        assert g.markers.min() >= 0 and g.markers.max() <= 1
-        marker_sums = g.markers[:n].sum(axis=1).tolist()
-        temp = int(meta[M["temp_favor"]])
-        controller = g.controller.tolist()
+        assert not res[n:].any() and not g.state.markers[n:].any()
+        assert g.state.markers.min() >= 0 and g.state.markers.max() <= 1
+        marker_sums = g.state.markers[:n].sum(axis=1).tolist()
+        temp = int(meta[Meta.TEMP_FAVOR])
+        controller = g.state.controller.tolist()
         for p in range(n):
             assert r[p][MARKERS] == marker_sums[p]
             assert r[p][TILE] in (0, 1, 2) and r[p][ETERNAL] in (0, 1)
@@ -178,8 +178,8 @@ class Tracker:
             assert r[temp][ETERNAL] == 0, "a holder of eternal favor returns the temporary favor"
 
         # ---- factions
-        sizes = g.sets.sum(axis=1).tolist()
-        first_laurel = g.first_laurel.tolist()
+        sizes = g.state.sets.sum(axis=1).tolist()
+        first_laurel = g.state.first_laurel.tolist()
         for f in range(len(FACTIONS)):
             if controller[f] < 0:
                 assert sizes[f] == 0, f"{FACTIONS[f]}: a set without a controller"
@@ -187,32 +187,32 @@ class Tracker:
                 assert sizes[f] >= 2, f"{FACTIONS[f]}: a controlled set of {sizes[f]} card(s)"
             if first_laurel[f] and phase != 4:     # (taken during the take-over sequence)
                 assert controller[f] < 0, f"{FACTIONS[f]}: controlled but its first laurel is still there"
-        if meta[M["challenger"]] < 0:
-            assert not g.challenger.any()
+        if meta[Meta.CHALLENGER] < 0:
+            assert not g.state.challenger.any()
         else:
-            assert g.challenger.sum() >= 2
-        chariot = int(meta[M["chariot"]])
+            assert g.state.challenger.sum() >= 2
+        chariot = int(meta[Meta.CHARIOT])
         assert -1 <= chariot < len(FACTIONS)
-        for a in (g.controller, g.space_owner, g.field_owner):
+        for a in (g.state.controller, g.state.space_owner, g.state.field_owner):
             assert a.min() >= -1 and a.max() < n
-        fo = g.field_owner.tolist()
+        fo = g.state.field_owner.tolist()
         for f, (one, two) in enumerate(fo):
             assert one >= 0 or two < 0, "faction space 2 filled before space 1"
             assert one < 0 or one != two, "one player on both spaces of a faction"
             if phase in (2, 3):
                 c = controller[f]
                 assert c < 0 or c not in (one, two), f"a follower on the field of {FACTIONS[f]}, which it controls"
-        owner = g.space_owner.tolist()
+        owner = g.state.space_owner.tolist()
         for region in ("Atrium Auctionorum", "Pantheon"):
             a, b = (owner[s] for s in g.board.spaces[region])
             assert a < 0 or a != b, f"one player on both {region} spaces"
         for s in g.board.spaces["Pantheon"]:
             if owner[s] >= 0:
-                assert g.markers[owner[s], VESTALS], "a Pantheon follower without a Vestal Virgins marker"
+                assert g.state.markers[owner[s], VESTALS], "a Pantheon follower without a Vestal Virgins marker"
         if decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
             for p in range(n):
-                if g.committed[p]:
-                    assert 0 <= g.bids[p] <= r[p][MONEY]
+                if g.state.committed[p]:
+                    assert 0 <= g.state.bids[p] <= r[p][MONEY]
 
         # ---- phase-specific rules
         assert 0 <= phase <= 6
@@ -222,7 +222,7 @@ class Tracker:
         if phase == 2:
             self._check_phase2(g, decision)
         else:
-            assert not g.followers.any()
+            assert not g.state.followers.any()
 
         # ---- legal actions
         mask = g.legal_mask()
@@ -237,11 +237,11 @@ class Tracker:
             check_mask(g, decision, mask)
 
         # ---- declarations: whoever meets the card has declared, and never withdraws
-        declared = g.declared[:n].tolist()
-        assert (g.declared[n:] == -1).all()
+        declared = g.state.declared[:n].tolist()
+        assert (g.state.declared[n:] == -1).all()
         order = sorted(x for x in declared if x >= 0)
         assert order == list(range(len(order))), f"declaration order {declared}"
-        assert int(meta[M["n_declared"]]) == len(order)
+        assert int(meta[Meta.N_DECLARED]) == len(order)
         for p in range(n):
             if declared[p] < 0:
                 assert not meets_victory(g, p, r[p], temp), \
@@ -250,7 +250,7 @@ class Tracker:
             self.first_declaration_round = g.round
 
         # ---- things that are never lost
-        markers = g.markers[:n].tolist()
+        markers = g.state.markers[:n].tolist()
         if self.prev is not None:
             pr, pmarkers, pdeclared = self.prev
             for p in range(n):
@@ -263,28 +263,28 @@ class Tracker:
         self.prev = (r, markers, declared)
 
     def _check_phase2(self, g, decision):
-        n, meta = g.n, g.meta
+        n, meta = g.n, g.state.meta
         board = g.board
         # every follower is either placed or still to place
-        proconsul = int(meta[M["proconsul"]])
-        owners = g.space_owner.tolist() + g.field_owner.ravel().tolist()
-        bowl, left = g.coin_bowl.tolist(), g.followers.tolist()
+        proconsul = int(meta[Meta.PROCONSUL])
+        owners = g.state.space_owner.tolist() + g.state.field_owner.ravel().tolist()
+        bowl, left = g.state.coin_bowl.tolist(), g.state.followers.tolist()
         for p in range(n):
             placed = owners.count(p) + bowl[p]
-            allot = g.data.followers[n] + (1 if proconsul == p and g.controller[PATRICIANS] == p else 0)
+            allot = g.data.followers[n] + (1 if proconsul == p and g.state.controller[PATRICIANS] == p else 0)
             assert placed + left[p] == allot, f"player_{p}: {placed} placed + {left[p]} left != {allot}"
         # Thermae and Forum face up; Latrine and Pantheon face down
         for region in ("Thermae", "Forum Romanum"):
             for slot in board.slots[region]:
-                if g.slot_card[slot] >= 0:
-                    assert g.slot_up[slot] == 1, f"{region} card face down"
+                if g.state.slot_card[slot] >= 0:
+                    assert g.state.slot_up[slot] == 1, f"{region} card face down"
         for region in ("Latrine", "Pantheon"):
-            assert (g.slot_up[board.slots[region]] == 0).all(), f"{region} card face up in Phase 2"
+            assert (g.state.slot_up[board.slots[region]] == 0).all(), f"{region} card face up in Phase 2"
         # Atrium: none up, two up after "1." chose, all up once "2." is filled
         atrium = board.slots["Atrium Auctionorum"]
-        if (g.slot_card[atrium] >= 0).all():
-            first, second = (int(x) for x in g.space_owner[board.spaces["Atrium Auctionorum"]])
-            up = int(g.slot_up[atrium].sum())
+        if (g.state.slot_card[atrium] >= 0).all():
+            first, second = (int(x) for x in g.state.space_owner[board.spaces["Atrium Auctionorum"]])
+            up = int(g.state.slot_up[atrium].sum())
             if first < 0 or decision[0] == Task.ATRIUM_FLIP:
                 assert up == 0
             elif second < 0:
@@ -295,22 +295,22 @@ class Tracker:
         if self.curia_checked == g.round:
             return
         self.curia_checked = g.round
-        for k in range(len(g.curia)):
-            stack = g.curia[k].reshape(len(FACTIONS), 11).sum(axis=0)
+        for k in range(len(g.state.curia)):
+            stack = g.state.curia[k].reshape(len(FACTIONS), 11).sum(axis=0)
             total = int(stack @ VALUES)
             if stack[0]:
                 assert stack[0] == 1 and total < g.data.curia_sum, f"Curia stack {k} goes on after a leader"
             elif total >= g.data.curia_sum:
                 top = int(np.flatnonzero(stack)[-1])
                 assert total - top < g.data.curia_sum, f"Curia stack {k} overfilled: {total}"
-        assert g.catacombs.sum() <= g.data.catacomb_cards
+        assert g.state.catacombs.sum() <= g.data.catacomb_cards
 
     def finish(self, g: Game):
         """At the end: terminated or truncated as the rules say, and the right winner."""
         n = g.n
         assert g.is_over and g.terminated != g.truncated
         assert g.phase == 6, "a game ends at the end of a round"
-        declared = g.declared[:n]
+        declared = g.state.declared[:n]
         if g.truncated:
             assert g.round == g.round_limit
             assert (declared < 0).all() and g.winners() == []
@@ -375,7 +375,7 @@ def test_custom_victory_card():
             run_checked(g, seed)
             ended += g.terminated
             for p in g.winners():
-                assert g.res[p, MARKERS] >= 2, "the obligatory objective is met by the winner"
+                assert g.state.res[p, MARKERS] >= 2, "the obligatory objective is met by the winner"
     assert ended >= 4, "an easy custom card ends most games"
 
 
@@ -387,7 +387,7 @@ def test_point_value_variant(n):
         run_checked(g, seed)
         if g.terminated:
             goal = DEFAULT_DATA.point_variant_markers[n]
-            assert (g.res[:n, MARKERS] >= goal).any()
+            assert (g.state.res[:n, MARKERS] >= goal).any()
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -443,18 +443,18 @@ def test_setup_follows_the_rulebook():
     for n in (2, 3, 4, 5):
         for seed in range(5):
             g = Game(n, seed=seed, auto_forced=False, log=False)
-            start = int(g.meta[M["start_player"]])
+            start = int(g.state.meta[Meta.START_PLAYER])
             assert 0 <= start < n
             for i in range(n):
-                assert g.res[(start + i) % n, MONEY] == 12 + i
-            assert (g.hand[:n].sum(axis=1) == 6).all()
+                assert g.state.res[(start + i) % n, MONEY] == 12 + i
+            assert (g.state.hand[:n].sum(axis=1) == 6).all()
             assert g.decision()[0] == Task.SETUP_DISCARD and g.current_player == start
             # after the setup discards every hand holds four cards
             rng = np.random.default_rng(seed)
             while g.round == 0:
                 g.step(random_action(g, rng))
-            assert (g.hand[:n].sum(axis=1) == 4).all()
-            assert g.discard_hidden.sum() == 0 and g.discard_public.sum() == 0
+            assert (g.state.hand[:n].sum(axis=1) == 4).all()
+            assert g.state.discard_hidden.sum() == 0 and g.state.discard_public.sum() == 0
 
 
 def _bulk_games(n: int, count: int, round_limit: int | None, first_seed: int):
@@ -470,17 +470,17 @@ def _bulk_games(n: int, count: int, round_limit: int | None, first_seed: int):
             legal = np.flatnonzero(mask)
             g.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-            assert g.res.min() >= 0, f"seed {seed}: a negative money, laurel or legion count"
+            assert g.state.res.min() >= 0, f"seed {seed}: a negative money, laurel or legion count"
             if steps % 64 == 0:
                 assert (card_counts(g) == g.deck_counts).all(), f"seed {seed}: cards lost at step {steps}"
         assert not g.legal_mask().any()
         assert (card_counts(g) == g.deck_counts).all(), f"seed {seed}: cards lost"
-        assert ((g.markers == 0) | (g.markers == 1)).all()
-        assert (g.res[:, MARKERS] == g.markers.sum(axis=1)).all()
-        assert set(np.unique(g.res[:, TILE]).tolist()) <= {0, 1, 2}
+        assert ((g.state.markers == 0) | (g.state.markers == 1)).all()
+        assert (g.state.res[:, MARKERS] == g.state.markers.sum(axis=1)).all()
+        assert set(np.unique(g.state.res[:, TILE]).tolist()) <= {0, 1, 2}
         assert g.round <= g.round_limit
         if g.terminated:
-            assert g.winners() and all(g.declared[p] >= 0 for p in g.winners())
+            assert g.winners() and all(g.state.declared[p] >= 0 for p in g.winners())
         ended["terminated" if g.terminated else "truncated"] += 1
     return ended
 

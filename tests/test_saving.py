@@ -19,7 +19,7 @@ from tribune_env.data import VESTALS
 from tribune_env.errors import TribuneError
 from tribune_env.saving import card_counts
 from tribune_env.saving.limits import MAX_TEXT
-from tribune_env.state import M, MONEY
+from tribune_env.state import Meta, MONEY
 from tribune_env.tasks import Task
 
 
@@ -73,8 +73,8 @@ def test_clone_is_independent(saved_positions):
         # changing the copy leaves the original alone ...
         c = original.clone()
         c.step(random_action(c, np.random.default_rng(k)))
-        c.hand[:] = 0
-        c.res[:] = 7
+        c.state.hand[:] = 0
+        c.state.res[:] = 7
         assert original.to_json() == before, "changing the clone changed the original"
         # ... and stepping the original leaves the copy alone
         d = original.clone()
@@ -107,7 +107,7 @@ def test_copies_continue_identically_to_the_end(copier):
         for _ in range(150 * n):
             g.step(random_action(g, rng))
         h = g.clone() if copier == "clone" else Game.from_json(g.to_json())
-        start_reshuffles = int(g.meta[M["reshuffles"]])
+        start_reshuffles = int(g.state.meta[Meta.RESHUFFLES])
         while not g.is_over:
             a = random_action(g, rng)
             g.step(a)
@@ -116,7 +116,7 @@ def test_copies_continue_identically_to_the_end(copier):
         assert g.state_equals(h)
         assert g.to_json() == h.to_json()
         assert g.winners() == h.winners() and g.terminated == h.terminated
-        reshuffled |= int(g.meta[M["reshuffles"]]) > start_reshuffles
+        reshuffled |= int(g.state.meta[Meta.RESHUFFLES]) > start_reshuffles
     assert reshuffled, "some game reshuffled the discards after the copy"
 
 
@@ -165,13 +165,13 @@ def saved():
 
 
 def top_task(d):
-    n = d["arrays"]["meta"][M["n_tasks"]]
+    n = d["arrays"]["meta"][Meta.N_TASKS]
     return d["arrays"]["tasks"][n - 1]
 
 
 def set_meta(name, value):
     def edit(d):
-        d["arrays"]["meta"][M[name]] = value
+        d["arrays"]["meta"][Meta[name.upper()]] = value
     return edit
 
 
@@ -271,7 +271,7 @@ def test_queued_decision_of_an_absent_seat_is_rejected():
     """
     g = Game(3, seed=21)
     d = json.loads(g.to_json())
-    n = d["arrays"]["meta"][M["n_tasks"]]
+    n = d["arrays"]["meta"][Meta.N_TASKS]
     tasks = d["arrays"]["tasks"]
     below = [i for i in range(n - 1) if tasks[i][0] == Task.SETUP_DISCARD]     # under the top
     assert below
@@ -399,23 +399,23 @@ def test_deep_nesting(saved, monkeypatch):
 
 def test_a_round_past_the_round_limit(saved):
     d = json.loads(saved)
-    d["arrays"]["meta"][M["round"]] = d["config"]["round_limit"] + 1
+    d["arrays"]["meta"][Meta.ROUND] = d["config"]["round_limit"] + 1
     _rejected(json.dumps(d), "round")
 
 
 def test_temporary_favor_without_the_vestal_virgins(saved):
     d = json.loads(saved)
     controller = d["arrays"]["controller"][VESTALS]
-    d["arrays"]["meta"][M["temp_favor"]] = (controller + 1) % 3
+    d["arrays"]["meta"][Meta.TEMP_FAVOR] = (controller + 1) % 3
     _rejected(json.dumps(d), "temp_favor")
 
 
 def test_declared_disagreeing_with_n_declared(saved):
     d = json.loads(saved)
-    assert d["arrays"]["meta"][M["n_declared"]] == 0
+    assert d["arrays"]["meta"][Meta.N_DECLARED] == 0
     d["arrays"]["declared"][1] = 0
     _rejected(json.dumps(d), "declared")
-    d["arrays"]["meta"][M["n_declared"]] = 2
+    d["arrays"]["meta"][Meta.N_DECLARED] = 2
     _rejected(json.dumps(d), "declared")
 
 
@@ -430,7 +430,7 @@ def test_a_finished_game_without_a_winner(finished):
     d["arrays"]["winner"] = [0] * 5
     _rejected(json.dumps(d), "winner")
     d = json.loads(finished)
-    d["arrays"]["meta"][M["status"]] = 2        # "truncated" before its round limit, with a winner
+    d["arrays"]["meta"][Meta.STATUS] = 2        # "truncated" before its round limit, with a winner
     _rejected(json.dumps(d), "truncated")
 
 
@@ -438,7 +438,7 @@ def test_an_altered_bottom_of_the_task_stack(saved):
     """With the bottom task changed the stack pointer ran below zero once the round ended;
     the compiled engine then read and wrote meta as task rows."""
     base = json.loads(saved)
-    n = base["arrays"]["meta"][M["n_tasks"]]
+    n = base["arrays"]["meta"][Meta.N_TASKS]
     for bottom in ([Task.THERMAE, 0, 0, 0], [Task.PLACE, 0, 0, 0], [Task.ROUND_START, 0, 0, 0],
                    [Task.DRAW, 1, 0, 1]):
         d = copy.deepcopy(base)
@@ -446,7 +446,7 @@ def test_an_altered_bottom_of_the_task_stack(saved):
         _rejected(json.dumps(d), "task")
     d = copy.deepcopy(base)                      # the bottom task dropped
     d["arrays"]["tasks"] = d["arrays"]["tasks"][1:] + [[0, 0, 0, 0]]
-    d["arrays"]["meta"][M["n_tasks"]] = n - 1
+    d["arrays"]["meta"][Meta.N_TASKS] = n - 1
     _rejected(json.dumps(d), "task")
 
 
@@ -458,11 +458,11 @@ def test_a_deal_onto_a_filled_slot():
         g.step(random_action(g, rng))
     d = json.loads(g.to_json())
     Game.from_json(json.dumps(d))
-    deals = [t for t in d["arrays"]["tasks"][:d["arrays"]["meta"][M["n_tasks"]]] if t[0] == Task.DEAL]
+    deals = [t for t in d["arrays"]["tasks"][:d["arrays"]["meta"][Meta.N_TASKS]] if t[0] == Task.DEAL]
     slot = deals[0][1]
     assert d["arrays"]["slot_card"][slot] == -1
     seat = next(p for p in range(5) if sum(d["arrays"]["hand"][p]) and not any(
-        t[0] == Task.CESURA_DISCARD and t[1] == p for t in d["arrays"]["tasks"][:d["arrays"]["meta"][M["n_tasks"]]]))
+        t[0] == Task.CESURA_DISCARD and t[1] == p for t in d["arrays"]["tasks"][:d["arrays"]["meta"][Meta.N_TASKS]]))
     code = next(c for c, x in enumerate(d["arrays"]["hand"][seat]) if x)
     d["arrays"]["hand"][seat][code] -= 1        # moved, so every card is still accounted for
     d["arrays"]["slot_card"][slot] = code
@@ -473,7 +473,7 @@ def test_a_colosseum_at_the_int32_limit(saved):
     """2**31 - 1 in the Colosseum wrapped to -2**31 a few steps later; the game's own save then failed."""
     for value in (2 ** 31 - 1, 10 ** 8 + 1, 500):
         d = json.loads(saved)
-        d["arrays"]["meta"][M["colosseum"]] = value
+        d["arrays"]["meta"][Meta.COLOSSEUM] = value
         _rejected(json.dumps(d), "colosseum")
     d = json.loads(saved)
     d["arrays"]["res"][0][MONEY] = 2 ** 31 - 1
@@ -511,15 +511,15 @@ def test_python_data_that_is_not_a_saved_game(data):
 def test_the_compiled_engine_raises_on_a_state_that_slipped_past_the_loader():
     """Defence in depth: the task stack and every index are checked in compiled code."""
     g = Game(3, seed=0)
-    g.meta[M["n_tasks"]] = 0                              # an empty stack in a running game
+    g.state.meta[Meta.N_TASKS] = 0                              # an empty stack in a running game
     with pytest.raises(IndexError):
         g.resume()
     g = Game(3, seed=0)
-    g.meta[M["n_tasks"]] = len(g.tasks) + 5               # a stack pointer past the stack
+    g.state.meta[Meta.N_TASKS] = len(g.state.tasks) + 5               # a stack pointer past the stack
     with pytest.raises(IndexError):
         g.resume()
     g = Game(3, seed=0)
-    g.slot_card[0] = 1_000_000                            # a card code far outside the deck
-    g.slot_up[0] = 1
+    g.state.slot_card[0] = 1_000_000                            # a card code far outside the deck
+    g.state.slot_up[0] = 1
     with pytest.raises(IndexError):
         g.observe(0)

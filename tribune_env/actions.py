@@ -5,6 +5,8 @@ A card is named by (faction, value) -- copies are interchangeable (clarification
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .data import FACTIONS, LEADERS, NUM_CARD_TYPES, NUM_VALUES, GameData
 from .errors import IllegalActionError, as_integer
 
@@ -21,6 +23,9 @@ BENEFIT_OPTIONS = (
     ("Senators", "take a scroll"),
     ("Senators", "draw two cards"),
 )
+# Index in BENEFIT_OPTIONS of each faction's first option, -1 for a faction without a choice (compiled code).
+CHOICE_OFFSET = np.array([next((i for i, (f, _) in enumerate(BENEFIT_OPTIONS) if f == faction), -1)
+                          for faction in FACTIONS])
 
 
 def card_name(code: int) -> str:

@@ -9,6 +9,7 @@ touching the engine. Sizes of the action and observation spaces are derived from
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import IntEnum
 
 FACTIONS = ("Gladiators", "Legates", "Praetorians", "Plebeians",
             "Patricians", "Vestal Virgins", "Senators")
@@ -24,8 +25,15 @@ MIN_PLAYERS = 2
 MAX_ROUND_LIMIT = 10_000       # keeps every amount a game can gather far below int32 (saving/limits.py)
 MAX_DATA_NUMBER = 1_000        # any one cost, gain, count or score of GameData, for the same reason
 
+# The eight regions, in board order (the order of evaluation).
+REGIONS = ("Thermae", "Forum Romanum", "Latrine", "Curia", "Atrium Auctionorum", "Catacombs", "Pantheon",
+           "Field of Mars")
+THERMAE, FORUM, LATRINE, CURIA, ATRIUM, CATACOMBS, PANTHEON, MARS = range(len(REGIONS))
+
 # Victory objectives, in the order of the victory card.
 OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
+NUM_OBJECTIVES = len(OBJECTIVES)
+Objective = IntEnum("Objective", {name.upper(): i for i, name in enumerate(OBJECTIVES)})   # Objective.LAURELS
 
 
 @dataclass(frozen=True)

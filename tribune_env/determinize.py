@@ -14,7 +14,7 @@ from .data import NUM_CARD_TYPES, NUM_VALUES
 from .core import dispatch
 from .core.bids import entered_part
 from .kernel import seed_words
-from .state import M, MONEY
+from .state import Meta, MONEY
 from .tasks import Task
 
 
@@ -27,46 +27,46 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
     """
     player = game.seat(player)
     if rng is None:       # derived from the game's generator, which is left untouched
-        rng = np.random.default_rng(game.rng.view(np.uint32).tolist())
+        rng = np.random.default_rng(game.state.rng.view(np.uint32).tolist())
     return _sample(game, player, rng)
 
 
 def _sample(game, player, rng):
     """One re-deal of everything hidden from `player`."""
     g = game.clone()
-    g.rng[:] = seed_words(rng.integers(2**63))  # the sampled world's future differs too
+    g.state.rng[:] = seed_words(rng.integers(2**63))  # the sampled world's future differs too
     pool = np.zeros(NUM_CARD_TYPES, dtype=np.int64)
     others = [q for q in range(g.n) if q != player]
     decision = g.decision()
     if decision is not None and decision[1] != player:
-        g.build[:] = 0                          # someone else's unfinished set is unknown
+        g.state.build[:] = 0                          # someone else's unfinished set is unknown
     for q in others:
-        pool += g.hand[q]
-    n_draw = int(g.meta[M["draw_n"]])
-    pool += np.bincount(g.draw[:n_draw], minlength=NUM_CARD_TYPES)
-    pool += g.discard_hidden
+        pool += g.state.hand[q]
+    n_draw = int(g.state.meta[Meta.DRAW_N])
+    pool += np.bincount(g.state.draw[:n_draw], minlength=NUM_CARD_TYPES)
+    pool += g.state.discard_hidden
     hidden_slots = _hidden_slots(g, player)
     for slot in hidden_slots:
-        pool[g.slot_card[slot]] += 1
-    seen = g.catacombs_seen[player].astype(np.int64)
-    catacombs_hidden = g.catacombs.any() and not np.array_equal(seen, g.catacombs)
+        pool[g.state.slot_card[slot]] += 1
+    seen = g.state.catacombs_seen[player].astype(np.int64)
+    catacombs_hidden = g.state.catacombs.any() and not np.array_equal(seen, g.state.catacombs)
     if catacombs_hidden:
-        pool += g.catacombs
+        pool += g.state.catacombs
     mars = g.board.spaces["Field of Mars"]
     hidden_pairs = [i for i, s in enumerate(mars)
-                    if g.space_owner[s] != player and g.mars_pairs[i].sum() == 2]
+                    if g.state.space_owner[s] != player and g.state.mars_pairs[i].sum() == 2]
     for i in hidden_pairs:
-        pool += g.mars_pairs[i]
+        pool += g.state.mars_pairs[i]
 
     for i in hidden_pairs:                      # pairs first: they must be of one faction
         pair = _sample_pair(pool, rng)
         if pair is not None:
-            g.mars_pairs[i] = pair
-        pool -= g.mars_pairs[i]
+            g.state.mars_pairs[i] = pair
+        pool -= g.state.mars_pairs[i]
     if catacombs_hidden and seen.any():
         # it saw the pile before others bought from it: the pile is some part of what it saw
-        g.catacombs[:] = _sample_subset(seen, int(g.catacombs.sum()), rng)
-        pool -= g.catacombs
+        g.state.catacombs[:] = _sample_subset(seen, int(g.state.catacombs.sum()), rng)
+        pool -= g.state.catacombs
         catacombs_hidden = False
     cards = np.repeat(np.arange(NUM_CARD_TYPES, dtype=np.int32), pool)
     rng.shuffle(cards)
@@ -78,22 +78,22 @@ def _sample(game, player, rng):
         return cards[at - k: at]
 
     for q in others:
-        g.hand[q] = np.bincount(take(int(g.hand[q].sum())), minlength=NUM_CARD_TYPES)
+        g.state.hand[q] = np.bincount(take(int(g.state.hand[q].sum())), minlength=NUM_CARD_TYPES)
     for slot in hidden_slots:
-        g.slot_card[slot] = take(1)[0]
+        g.state.slot_card[slot] = take(1)[0]
     if catacombs_hidden:
-        g.catacombs[:] = np.bincount(take(int(g.catacombs.sum())), minlength=NUM_CARD_TYPES)
+        g.state.catacombs[:] = np.bincount(take(int(g.state.catacombs.sum())), minlength=NUM_CARD_TYPES)
     for q in others:                            # what others last saw of the pile held it all
-        if g.catacombs_seen[q].any():
-            g.catacombs_seen[q] = np.maximum(g.catacombs_seen[q], g.catacombs)
+        if g.state.catacombs_seen[q].any():
+            g.state.catacombs_seen[q] = np.maximum(g.state.catacombs_seen[q], g.state.catacombs)
     if decision is not None and decision[0] == Task.CATACOMBS_CHOICE:
-        g.catacombs_seen[decision[1]] = g.catacombs     # its buyer looks at the pile right now
-    g.discard_hidden[:] = np.bincount(take(int(g.discard_hidden.sum())), minlength=NUM_CARD_TYPES)
-    g.draw[:n_draw] = take(n_draw)
+        g.state.catacombs_seen[decision[1]] = g.state.catacombs     # its buyer looks at the pile right now
+    g.state.discard_hidden[:] = np.bincount(take(int(g.state.discard_hidden.sum())), minlength=NUM_CARD_TYPES)
+    g.state.draw[:n_draw] = take(n_draw)
     assert at == len(cards)
     if decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
         _sample_bids(g, others, decision, rng)
-    dispatch.legal_mask(g._buffer, g._params, g._mask)   # the same decision waits
+    dispatch.legal_mask(*g.handle)   # the same decision waits
     return g
 
 
@@ -101,17 +101,17 @@ def _sample_bids(g, others, decision, rng):
     """Other players' sealed bids, committed or (the bidder's) partly entered, not yet revealed."""
     _, actor, entered, _ = decision
     for q in others:
-        amount = int(rng.integers(int(g.res[q, MONEY]) + 1))
-        if g.committed[q]:
-            g.bids[q] = amount
+        amount = int(rng.integers(int(g.state.res[q, MONEY]) + 1))
+        if g.state.committed[q]:
+            g.state.bids[q] = amount
         elif q == actor:
-            g.bids[q] = entered_part(g._buffer, g._params, q, entered, amount)
+            g.state.bids[q] = entered_part(g.handle.buffer, g.handle.params, q, entered, amount)
 
 
 def _hidden_slots(g, player):
     pantheon = g.board.slots["Pantheon"].start
-    return [int(s) for s in np.flatnonzero((g.slot_card >= 0) & (g.slot_up == 0))
-            if not (s == pantheon and g.pantheon_seen[player])]
+    return [int(s) for s in np.flatnonzero((g.state.slot_card >= 0) & (g.state.slot_up == 0))
+            if not (s == pantheon and g.state.pantheon_seen[player])]
 
 
 def _sample_subset(counts, size, rng):

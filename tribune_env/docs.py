@@ -10,55 +10,14 @@ from pathlib import Path
 
 from .actions import ActionSpace
 from .data import DEFAULT_DATA
-from .observation import ObservationLayout
-
-OBSERVATION_NOTES = {
-    "hand": "own hand: count of each card (faction * 11 + value)",
-    "money": "denarii of each seat (seat-relative: 0 = observer, then clockwise; padded to 5)",
-    "laurels": "laurels of each seat", "legions": "legions of each seat",
-    "tile": "0 none, 1 scroll, 2 tribune, per seat", "eternal_favor": "1 if the seat holds eternal favor",
-    "marker_count": "faction markers held, per seat", "markers": "seat x faction: 1 if held",
-    "followers_left": "followers still to place this round, per seat",
-    "coin_bowl": "followers on the coin bowl this round, per seat",
-    "has_bid": "1 if the seat has committed a sealed bid not yet revealed (never the amount)",
-    "sets": "displayed set of each faction: count by faction * 11 + value",
-    "first_laurel": "1 while the faction's first-control laurel is still on the board",
-    "curia": "each Curia stack: card counts", "discard_public": "face-up discards since the last reshuffle",
-    "challenger": "set played from space 2 of the contested faction, by value",
-    "colosseum": "denarii on the Colosseum", "draw_size": "cards in the draw pile", "round": "round number",
-    "space_owner": "each region follower space: one-hot seat (all zero if empty)",
-    "field_owner": "faction x space 1/2: one-hot seat", "controller": "faction: one-hot controlling seat",
-    "start_player": "one-hot seat holding the starting player coin",
-    "proconsul": "one-hot seat holding the proconsul", "temporary_favor": "one-hot seat holding it",
-    "build": "the set the observer is building (only when it is the observer's decision)",
-    "own_bid": "during a sealed bid, the denarii of the observer's own bid: entered so far, or committed",
-    "own_pairs": "the observer's face-down Field of Mars pairs, until the reveal",
-    "catacombs_seen": "the Catacombs pile as the observer last examined it, less what it bought (cleared after Phase 3)",
-    "hand_size": "cards in hand, per seat", "pairs_laid": "face-down Field of Mars pairs, per seat",
-    "declared": "declaration order (1 = first), 0 if none, per seat",
-    "objectives": "seat x objective (tribune, favor, laurels, legions, denarii, markers): 1 if met",
-    "chariot": "one-hot faction blocked by the chariot this round",
-    "slots": "each single-card field (Thermae, Forum, Latrine, Atrium, Pantheon): "
-             "[card present, faction one-hot (7), value] - faction and value only if visible to the observer",
-    "catacombs_size": "face-down cards on the Catacombs", "discard_hidden_size": "face-down discards",
-    "phase": "one-hot: 0 setup, 1-6 the phases", "rounds_left": "rounds until the round limit",
-    "decision": "one-hot kind of the decision waiting (Task order)", "actor": "one-hot seat to act",
-    "context_faction": "faction contested / whose benefit / of the sacrifice",
-    "context_index": ("Curia stack, Catacombs space or Field of Mars space of the decision; while the observer "
-                      "enters a sealed bid, the digit it enters: none for the units, then the base's first, "
-                      "second and third power (the last also marks any higher one)"),
-    "context_role": "take-over set from space 2 (index 0) or space 1 (index 1)",
-    "seat_present": "1 for each seat in the game", "victory": "laurels, legions, denarii, markers needed",
-    "victory_need": "objectives needed", "obligatory": "one-hot obligatory objective",
-    "point_variant": "1 in the point-value variant", "marker_goal": "markers that end a point-value game",
-}
+from .observation import SEGMENTS, ObservationLayout
 
 
 def observation_table() -> str:
     layout = ObservationLayout(ActionSpace(DEFAULT_DATA).board, DEFAULT_DATA)
     rows = ["| segment | offset | shape | meaning |", "|---|---|---|---|"]
-    rows += [f"| `{name}` | {offset} | {shape} | {OBSERVATION_NOTES[name]} |"
-             for name, offset, shape in layout.segments]
+    rows += [f"| `{name}` | {offset} | {shape} | {meaning} |"
+             for (name, offset, shape), (_, _, meaning) in zip(layout.segments, SEGMENTS)]
     rows.append(f"\nTotal size: **{layout.size}** float32 values (default data, any player count).")
     return "\n".join(rows)
 

@@ -5,15 +5,18 @@ one int32 buffer (:mod:`tribune_env.state`). The rules run compiled (:mod:`tribu
 numba): ``step`` applies the player's action to the decision on top of the stack, then
 runs automatic tasks until the next decision, whose legal-action mask it leaves ready.
 This class checks input, keeps the readable log and offers the views people and agents
-use: observations, rendering, saving, determinisation.
+use: observations, rendering, saving, determinisation. ``game.state`` holds the state
+arrays by name; ``game.handle`` is what compiled callers pass to the engine's entry points.
 """
 from __future__ import annotations
 
+import copy
 import json
+from collections import namedtuple
 
 import numpy as np
 
-from .actions import ActionSpace, card_name
+from .actions import ActionSpace, Board, card_name
 from .core import dispatch
 from .core.events import CAPACITY, WIDTH
 from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MAX_ROUND_LIMIT, MIN_PLAYERS, NUM_CARD_TYPES, NUM_VALUES,
@@ -23,11 +26,16 @@ from .kernel import below, check_limits, params, seed_words, shuffle
 from .log import describe
 from .core.observe import observe
 from .observation import ObservationLayout
-from .state import M, MONEY, STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED, Layout, State, fields
+from .state import MONEY, Layout, Meta, State, Status, fields
 from .tasks import Task
 
+Handle = namedtuple("Handle", "buffer params mask")
+Handle.__doc__ = """What compiled code takes of a game: its state buffer, parameter array and legal mask.
 
-_STATUS, _N_TASKS = M["status"], M["n_tasks"]
+Compiled callers (the heuristic, determinisation, the loader's checks) pass these to
+entry points such as ``dispatch.legal_mask(buffer, params, mask)``. The arrays are the
+game's own: writing to them changes the game.
+"""
 
 
 class Game:
@@ -52,8 +60,8 @@ class Game:
                  seed=None, data: GameData = DEFAULT_DATA, round_limit: int | None = None,
                  auto_forced: bool = True, log: bool = True):
         self._configure(num_players, victory_card, point_variant, data, round_limit, auto_forced)
-        state = State.empty(self._layout)
-        rng = state.arrays["rng"]
+        state = State.empty(self.state_layout(data))
+        rng = state.rng
         rng[:] = seed_words(seed)
         if self.victory_card is None and not point_variant:
             fitting = sorted(k for k, c in data.victory_cards.items() if self.n in c.need)
@@ -63,6 +71,30 @@ class Game:
         self._finish_init(state, log)
         self._setup()
         self._run(dispatch.step, dispatch.RUN)
+
+    @classmethod
+    def from_state(cls, state: State, num_players: int, victory_card, *, point_variant: bool = False,
+                   data: GameData = DEFAULT_DATA, round_limit: int | None = None, auto_forced: bool = True,
+                   log: list | None = None) -> "Game":
+        """A game of this configuration in `state` (laid out by :meth:`state_layout`), with `log` if given.
+
+        Nothing runs: the caller vouches for the state (the loader checks it first, then
+        computes the mask with ``dispatch.legal_mask``).
+        """
+        game = cls.__new__(cls)
+        game._configure(num_players, victory_card, point_variant, data, round_limit, auto_forced)
+        if state.layout.offsets != cls.state_layout(data).offsets:
+            raise ConfigError("the state is not laid out for this game's data")
+        game._finish_init(state, log is not None)
+        game.log = None if log is None else list(log)
+        return game
+
+    @staticmethod
+    def state_layout(data: GameData) -> Layout:
+        """The layout of the state buffer of a game with these numbers (the board's size)."""
+        board = Board(data)
+        return Layout(fields(board.num_spaces, board.num_slots, data.curia_stacks,
+                             data.field_of_mars_spaces, data.deck_size()))
 
     # ----------------------------------------------------------------- configuration
     def _configure(self, num_players, victory_card, point_variant, data, round_limit, auto_forced):
@@ -100,8 +132,6 @@ class Game:
         self.auto_forced = bool(auto_forced)
         self.A = ActionSpace(data)
         self.board = self.A.board
-        self._layout = Layout(fields(self.board.num_spaces, self.board.num_slots, data.curia_stacks,
-                                     data.field_of_mars_spaces, data.deck_size()))
         deck = [f * NUM_VALUES + v for f, name in enumerate(FACTIONS) for v in data.deck[name]]
         self.deck = np.array(deck, dtype=np.int32)
         self.deck_counts = np.bincount(self.deck, minlength=NUM_CARD_TYPES)
@@ -112,32 +142,31 @@ class Game:
         self.need = None if self.victory_card is None else self.victory_card.need[self.n]
         self.marker_goal = self.data.point_variant_markers[self.n]
         self.obs_template = self.obs_layout.template(self)
-        self._params = params(self, log)
         self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
-        self._mask = np.zeros(self.A.size, dtype=np.int8)
         self._size = self.A.size
         self.log = [] if log else None
-        self._bind(state)
+        self.state = state                  # params() reads its layout
+        self._bind(state, params(self, log), np.zeros(self.A.size, dtype=np.int8))
 
     def _setup(self):
         """Rulebook setup 5-8: shuffle, deal, choose the starting player and money."""
-        meta = self.meta
-        for key in ("temp_favor", "chariot", "proconsul", "challenger"):
-            meta[M[key]] = -1
+        s = self.state
+        for key in (Meta.TEMP_FAVOR, Meta.CHARIOT, Meta.PROCONSUL, Meta.CHALLENGER):
+            s.meta[key] = -1
         deck = self.deck.copy()
-        shuffle(self.rng, deck)
-        self.draw[: len(deck)] = deck
-        start = below(self.rng, self.n)
-        meta[M["start_player"]] = start
+        shuffle(s.rng, deck)
+        s.draw[: len(deck)] = deck
+        start = below(s.rng, self.n)
+        s.meta[Meta.START_PLAYER] = start
         order = [(start + i) % self.n for i in range(self.n)]
         top = len(deck)
         for i, p in enumerate(order):
-            self.res[p, MONEY] = self.data.starting_money + i
+            s.res[p, MONEY] = self.data.starting_money + i
             for _ in range(self.data.setup_deal):
                 top -= 1
-                self.hand[p, self.draw[top]] += 1
-                self.draw[top] = -1
-        meta[M["draw_n"]] = top
+                s.hand[p, s.draw[top]] += 1
+                s.draw[top] = -1
+        s.meta[Meta.DRAW_N] = top
         self.say(f"setup: player_{start} starts; " + ("point-value variant" if self.victory_card is None
                                                       else f"victory card {self.victory_card.id}"))
         self.push_seq(*[(Task.SETUP_DISCARD, p) for p in order], (Task.SETUP_FINISH,), (Task.ROUND_START,))
@@ -148,22 +177,26 @@ class Game:
                 "victory_card": None if self.victory_card is None else self.victory_card.to_dict(),
                 "round_limit": self.round_limit, "auto_forced": self.auto_forced}
 
-    def _bind(self, state: State):
-        """Expose each state array as an attribute, for short code and tests."""
-        self._state = state
-        self._buffer = state.buffer
-        for name, array in state.arrays.items():
-            setattr(self, name, array)
+    def _bind(self, state: State, params: np.ndarray, mask: np.ndarray):
+        """Hold this state, parameter array and mask: the arrays of :attr:`handle`."""
+        self.state = state
+        self._buffer, self._params, self._mask = state.buffer, params, mask
+        self._meta, self._tasks = state.meta, state.tasks      # read at every step
+        self._handle = Handle(state.buffer, params, mask)
 
-    def _share(self, buffer: np.ndarray, mask: np.ndarray, params: np.ndarray):
-        """Move this game's state, mask and parameters into the given arrays and keep them there.
+    @property
+    def handle(self) -> Handle:
+        """The arrays compiled code takes of this game (see :class:`Handle`)."""
+        return self._handle
+
+    def move_to(self, buffer: np.ndarray, params: np.ndarray, mask: np.ndarray):
+        """Move this game's state, parameters and mask into the given arrays and keep them there.
 
         A batch of games lives in the rows of 2-D arrays (:mod:`tribune_env.envs.vector_games`) so that
-        compiled loops step them all at once; ``_share(copies)`` gives a game its own again.
+        compiled loops step them all at once; ``move_to(copies)`` gives a game its own again.
         """
-        buffer[:], mask[:], params[:] = self._buffer, self._mask, self._params
-        self._mask, self._params = mask, params
-        self._bind(State(self._layout, buffer))
+        buffer[:], params[:], mask[:] = self._handle
+        self._bind(State(self.state.layout, buffer), params, mask)
 
     def _run(self, fn, *args):
         """Call a compiled entry point on this game, then put its events into the log."""
@@ -175,43 +208,43 @@ class Game:
 
     # ----------------------------------------------------------------- public queries
     @property
-    def status(self) -> int:
-        return int(self.meta[M["status"]])
+    def status(self) -> Status:
+        return Status(self._meta[Meta.STATUS])
 
     @property
     def terminated(self) -> bool:
-        return self.status == STATUS_TERMINATED
+        return self.status == Status.TERMINATED
 
     @property
     def truncated(self) -> bool:
-        return self.status == STATUS_TRUNCATED
+        return self.status == Status.TRUNCATED
 
     @property
     def is_over(self) -> bool:
-        return self.meta[_STATUS] != STATUS_RUNNING
+        return int(self._meta[Meta.STATUS]) != Status.RUNNING     # int: numpy compares an IntEnum slowly
 
     @property
     def round(self) -> int:
-        return int(self.meta[M["round"]])
+        return int(self._meta[Meta.ROUND])
 
     @property
     def phase(self) -> int:
-        return int(self.meta[M["phase"]])
+        return int(self._meta[Meta.PHASE])
 
     def decision(self):
         """(Task kind, player, b, c) of the decision waiting, or None once the game is over."""
         if self.is_over:
             return None
-        kind, a, b, c = self.tasks[self.meta[M["n_tasks"]] - 1].tolist()
+        kind, a, b, c = self._tasks[self._meta[Meta.N_TASKS] - 1].tolist()
         return Task(kind), a, b, c
 
     @property
     def current_player(self):
         """The player to act, or None once the game is over."""
-        meta = self.meta
-        if meta[_STATUS] != STATUS_RUNNING:
+        meta = self._meta
+        if int(meta[Meta.STATUS]) != Status.RUNNING:
             return None
-        return int(self.tasks[meta[_N_TASKS] - 1, 1])
+        return int(self._tasks[meta[Meta.N_TASKS] - 1, 1])
 
     def legal_mask(self) -> np.ndarray:
         """int8 mask over the action space for the player to act (all zero once over).
@@ -258,7 +291,7 @@ class Game:
 
     def winners(self) -> list[int]:
         """Players who won (several only on a shared win of the point-value variant)."""
-        return [int(p) for p in np.flatnonzero(self.winner[: self.n])]
+        return [int(p) for p in np.flatnonzero(self.state.winner[: self.n])]
 
     # ----------------------------------------------------------------- acting
     def step(self, action) -> None:
@@ -290,9 +323,9 @@ class Game:
     # ----------------------------------------------------------------- low-level editing
     def push(self, kind, a=0, b=0, c=0):
         """Push a task (for setup and for staging scenarios in tests)."""
-        n = self.meta[M["n_tasks"]]
-        self.tasks[n] = (kind, a, b, c)
-        self.meta[M["n_tasks"]] = n + 1
+        n = self._meta[Meta.N_TASKS]
+        self._tasks[n] = (kind, a, b, c)
+        self._meta[Meta.N_TASKS] = n + 1
 
     def push_seq(self, *tasks):
         """Push tasks so that the first given runs first."""
@@ -310,22 +343,20 @@ class Game:
     # ----------------------------------------------------------------- copies and saving
     def clone(self) -> "Game":
         """An independent copy: state (generator included), mask and log."""
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        other = copy.copy(self)         # the configuration is shared, never changed
         other._events = np.zeros_like(self._events)
-        other._mask = self._mask.copy()
         other.log = None if self.log is None else list(self.log)
-        other._bind(self._state.clone())
+        other._bind(self.state.clone(), self._params, self._mask.copy())
         return other
 
     def state_equals(self, other: "Game") -> bool:
-        return self.config() == other.config() and self._state.equals(other._state)
+        return self.config() == other.config() and self.state.equals(other.state)
 
     def to_dict(self) -> dict:
         """The whole game as plain data; see docs/state-format.md for the schema."""
         from .saving import FORMAT, FORMAT_VERSION
         return {"format": FORMAT, "version": FORMAT_VERSION, "config": self.config(),
-                **self._state.to_dict(), "log": self.log}
+                **self.state.to_dict(), "log": self.log}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))

@@ -25,7 +25,7 @@ from pathlib import Path
 import numba
 
 JIT = dict(cache=True, nogil=True, boundscheck=True)   # an index outside its array raises, whatever a state holds
-ENGINE_SOURCES = ("jit.py", "kernel.py", "data.py", "state.py", "tasks.py", "core/*.py")
+ENGINE_SOURCES = ("jit.py", "kernel.py", "data.py", "state.py", "actions.py", "observation.py", "tasks.py", "core/*.py")
 
 
 def source_key(root: Path, patterns, below: str = "") -> str:

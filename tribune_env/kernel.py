@@ -1,7 +1,8 @@
 """Shared ground of the compiled engine: parameters, the seeded generator, state views.
 
 Compiled handlers receive the state as a namedtuple of views into the flat int32 buffer
-(``views``) and the game's numbers as one int64 array indexed by :class:`K`, built from
+(``views``, written out from :func:`tribune_env.state.fields`) and the game's numbers as
+one int64 array indexed by :class:`K`, declared by :data:`PARAMETERS` and filled from
 :class:`~tribune_env.data.GameData` by :func:`params`. The random generator is
 xoshiro128** whose four 32-bit words live in the state buffer, so a copy or a saved game
 carries it, and the same seed always gives the same game.
@@ -15,180 +16,127 @@ import numpy as np
 from numba import carray, njit, types
 from numba.extending import intrinsic
 
-from .data import NUM_FACTIONS, NUM_VALUES, OBJECTIVES
+from .data import OBJECTIVES, REGIONS
 from .jit import JIT
-from .state import fields
+from .state import FIELDS, fields
 
-STATE_FIELDS = tuple(fields(1, 1, 1, 1, 1))    # buffer order, defined once in state.py
-S = namedtuple("S", STATE_FIELDS)
+MAX_CATACOMB_PRICES = 8
+MAX_PLACE_TARGETS = 32          # distinct follower spaces a placement action can name
 
-
-class K(IntEnum):
-    """Indices into the parameter array."""
-    N = 0
-    AUTO_FORCED = 1
-    LOG = 2
-    ROUND_LIMIT = 3
-    BID_BASE = 4
-    FOLLOWERS = 5
-    START_MONEY = 6
-    SETUP_DEAL = 7
-    SETUP_KEEP = 8
-    COIN_FIRST = 9
-    COIN_LATER = 10
-    THERMAE_COST = 11
-    FORUM_COST = 12
-    CURIA_SUM = 13
-    ATRIUM_COST = 14
-    CATACOMB_CARDS = 15
-    MARS_LAUREL = 16
-    MARS_BONUS = 17
-    HAND_LIMIT = 18
-    GLADIATOR_LEGIONS = 19
-    SPARTACUS_LEGIONS = 20
-    LEGATE_LAURELS = 21
-    VARUS_LAURELS = 22
-    PATRICIAN_LAURELS = 23
-    SCIPIO_DENARII = 24
-    VESTAL_DENARII = 25
-    SENATOR_LAURELS = 26
-    PLEBEIAN_DENARII = 27
-    VESTAL_LAURELS = 28
-    FIRST_LAURELS = 29
-    VICTORY = 30          # 1 with a victory card, 0 in the point-value variant
-    V_LAURELS = 31
-    V_LEGIONS = 32
-    V_DENARII = 33
-    V_MARKERS = 34
-    V_NEED = 35
-    V_OBLIGATORY = 36     # index into OBJECTIVES, or -1
-    MARKER_GOAL = 37
-    DECK = 38             # number of cards
-    # board geometry: first follower space / card slot of each region
-    SP_THERMAE = 40
-    SP_FORUM = 41
-    SP_LATRINE = 42
-    SP_CURIA = 43
-    SP_ATRIUM = 44
-    SP_CATACOMBS = 45
-    SP_PANTHEON = 46
-    SP_MARS = 47
-    SP_END = 48
-    SL_THERMAE = 49
-    SL_FORUM = 50
-    SL_LATRINE = 51
-    SL_ATRIUM = 52
-    SL_PANTHEON = 53
-    SL_END = 54
-    # action offsets
-    A_PLACE = 60
-    A_FIELD = 61
-    A_COIN_BOWL = 62
-    A_DISCARD = 63
-    A_ADD = 64
-    A_TAKE = 65
-    A_BID = 66
-    A_ATRIUM = 67
-    A_LATRINE = 68
-    A_BENEFIT = 69
-    A_AGRIPPA = 70
-    A_ASSASSIN = 71
-    A_CHARIOT = 72
-    A_MARKER = 73
-    A_TEMP_FAVOR = 74
-    A_BUY_LEGION = 75
-    A_COMMIT = 76
-    A_DECLINE = 77
-    A_SIZE = 78
+# The parameter array, in order: each name with its number of entries. ``K.<name>`` is
+# the index of its (first) entry, so a block is read as ``k[K.SP + region]``.
+PARAMETERS = (
+    ("N", 1), ("AUTO_FORCED", 1), ("LOG", 1), ("ROUND_LIMIT", 1), ("BID_BASE", 1), ("FOLLOWERS", 1),
+    ("START_MONEY", 1), ("SETUP_DEAL", 1), ("SETUP_KEEP", 1), ("COIN_FIRST", 1), ("COIN_LATER", 1),
+    ("THERMAE_COST", 1), ("FORUM_COST", 1), ("CURIA_SUM", 1), ("ATRIUM_COST", 1), ("CATACOMB_CARDS", 1),
+    ("MARS_LAUREL", 1), ("MARS_BONUS", 1), ("HAND_LIMIT", 1), ("GLADIATOR_LEGIONS", 1),
+    ("SPARTACUS_LEGIONS", 1), ("LEGATE_LAURELS", 1), ("VARUS_LAURELS", 1), ("PATRICIAN_LAURELS", 1),
+    ("SCIPIO_DENARII", 1), ("VESTAL_DENARII", 1), ("SENATOR_LAURELS", 1), ("PLEBEIAN_DENARII", 1),
+    ("VESTAL_LAURELS", 1), ("FIRST_LAURELS", 1),
+    ("VICTORY", 1),                 # 1 with a victory card, 0 in the point-value variant
+    ("V_LAURELS", 1), ("V_LEGIONS", 1), ("V_DENARII", 1), ("V_MARKERS", 1), ("V_NEED", 1),
+    ("V_OBLIGATORY", 1),            # index into OBJECTIVES, or -1
+    ("MARKER_GOAL", 1),
+    ("DECK", 1),                    # number of cards
+    # board geometry: per region in board order (REGIONS), so a region's end is the next one's start
+    ("SP", len(REGIONS)), ("SP_END", 1),    # first follower space; number of spaces
+    ("SL", len(REGIONS)), ("SL_END", 1),    # first card slot (a region without one: the next one's); slots
+    # first action of each range (ActionSpace), then the size of the action space
+    ("A_PLACE", 1), ("A_FIELD", 1), ("A_COIN_BOWL", 1), ("A_DISCARD", 1), ("A_ADD", 1), ("A_TAKE", 1),
+    ("A_BID", 1), ("A_ATRIUM", 1), ("A_LATRINE", 1), ("A_BENEFIT", 1), ("A_AGRIPPA", 1), ("A_ASSASSIN", 1),
+    ("A_CHARIOT", 1), ("A_MARKER", 1), ("A_TEMP_FAVOR", 1), ("A_BUY_LEGION", 1), ("A_COMMIT", 1),
+    ("A_DECLINE", 1), ("A_SIZE", 1),
     # scoring table
-    SC_TRIBUNE = 80
-    SC_SCROLL = 81
-    SC_ETERNAL = 82
-    SC_TEMPORARY = 83
-    SC_LEGION = 84
-    SC_LAUREL = 85
-    SC_DENARII = 86
-    SC_MARKER = 87
-    SC_FIRST = 88
-    # variable-length blocks
-    CATACOMB_PRICES = 90  # 8 entries, -1 past the last
-    PLACE_SPACE = 100     # 32 entries: follower space of each region placement, -1 = pooled
-    PLACE_REGION = 132    # 32 entries: region of each placement action (0-7)
-    OFFSETS = 170         # start of each state field in the buffer (STATE_FIELDS order), then its end
-    SIZE = 200
+    ("SC_TRIBUNE", 1), ("SC_SCROLL", 1), ("SC_ETERNAL", 1), ("SC_TEMPORARY", 1), ("SC_LEGION", 1),
+    ("SC_LAUREL", 1), ("SC_DENARII", 1), ("SC_MARKER", 1), ("SC_FIRST", 1),
+    ("CATACOMB_PRICES", MAX_CATACOMB_PRICES),   # -1 past the last
+    ("PLACE_SPACE", MAX_PLACE_TARGETS),         # follower space of each region placement, -1 = pooled
+    ("PLACE_REGION", MAX_PLACE_TARGETS),        # region of each placement action
+    ("OFFSETS", len(FIELDS) + 1),               # start of each state field in the buffer, then its end
+)
 
 
-# regions, in board order
-THERMAE, FORUM, LATRINE, CURIA, ATRIUM, CATACOMBS, PANTHEON, MARS = range(8)
+def _indices(declaration) -> dict:
+    """Name -> index of its first entry, and SIZE, the length of the whole array."""
+    at, indices = 0, {}
+    for name, length in declaration:
+        indices[name] = at
+        at += length
+    return {**indices, "SIZE": at}
+
+
+K = IntEnum("K", _indices(PARAMETERS))    # compile-time constants in compiled code
+"""Indices into the parameter array, derived from :data:`PARAMETERS`."""
 
 
 def params(game, log: bool) -> np.ndarray:
     """The int64 parameter array of a game (its numbers, board, actions and buffer offsets)."""
     d, A, board = game.data, game.A, game.board
-    k = np.zeros(K.SIZE, dtype=np.int64)
     card = game.victory_card
-    sp = board.spaces
-    sl = board.slots
+    s = d.scoring
     values = {
-        K.N: game.n, K.AUTO_FORCED: game.auto_forced, K.LOG: log, K.ROUND_LIMIT: game.round_limit,
-        K.BID_BASE: d.bid_base, K.FOLLOWERS: d.followers[game.n], K.START_MONEY: d.starting_money,
-        K.SETUP_DEAL: d.setup_deal, K.SETUP_KEEP: d.setup_keep, K.COIN_FIRST: d.coin_bowl_first,
-        K.COIN_LATER: d.coin_bowl_later, K.THERMAE_COST: d.thermae_cost, K.FORUM_COST: d.forum_cost,
-        K.CURIA_SUM: d.curia_sum, K.ATRIUM_COST: d.atrium_single_cost,
-        K.CATACOMB_CARDS: d.catacomb_cards, K.MARS_LAUREL: d.mars_laurels_per_pair,
-        K.MARS_BONUS: d.mars_bonus_laurels, K.HAND_LIMIT: d.cesura_hand_limit,
-        K.GLADIATOR_LEGIONS: d.gladiator_legions, K.SPARTACUS_LEGIONS: d.spartacus_legions,
-        K.LEGATE_LAURELS: d.legate_laurels, K.VARUS_LAURELS: d.varus_laurels,
-        K.PATRICIAN_LAURELS: d.patrician_laurels, K.SCIPIO_DENARII: d.scipio_denarii,
-        K.VESTAL_DENARII: d.vestal_denarii, K.SENATOR_LAURELS: d.senator_laurels,
-        K.PLEBEIAN_DENARII: d.plebeian_benefit_denarii, K.VESTAL_LAURELS: d.vestal_benefit_laurels,
-        K.FIRST_LAURELS: d.first_control_laurels, K.VICTORY: card is not None,
-        K.MARKER_GOAL: d.point_variant_markers[game.n], K.DECK: d.deck_size(),
-        K.SP_THERMAE: sp["Thermae"].start, K.SP_FORUM: sp["Forum Romanum"].start,
-        K.SP_LATRINE: sp["Latrine"].start, K.SP_CURIA: sp["Curia"].start,
-        K.SP_ATRIUM: sp["Atrium Auctionorum"].start, K.SP_CATACOMBS: sp["Catacombs"].start,
-        K.SP_PANTHEON: sp["Pantheon"].start, K.SP_MARS: sp["Field of Mars"].start,
-        K.SP_END: board.num_spaces, K.SL_THERMAE: sl["Thermae"].start,
-        K.SL_FORUM: sl["Forum Romanum"].start, K.SL_LATRINE: sl["Latrine"].start,
-        K.SL_ATRIUM: sl["Atrium Auctionorum"].start, K.SL_PANTHEON: sl["Pantheon"].start,
-        K.SL_END: board.num_slots,
-        K.A_PLACE: A.PLACE, K.A_FIELD: A.FIELD, K.A_COIN_BOWL: A.COIN_BOWL, K.A_DISCARD: A.DISCARD,
-        K.A_ADD: A.ADD, K.A_TAKE: A.TAKE, K.A_BID: A.BID, K.A_ATRIUM: A.ATRIUM,
-        K.A_LATRINE: A.LATRINE, K.A_BENEFIT: A.BENEFIT, K.A_AGRIPPA: A.AGRIPPA,
-        K.A_ASSASSIN: A.ASSASSIN, K.A_CHARIOT: A.CHARIOT, K.A_MARKER: A.MARKER,
-        K.A_TEMP_FAVOR: A.TEMP_FAVOR, K.A_BUY_LEGION: A.BUY_LEGION, K.A_COMMIT: A.COMMIT,
-        K.A_DECLINE: A.DECLINE, K.A_SIZE: A.size,
+        "N": game.n, "AUTO_FORCED": game.auto_forced, "LOG": log, "ROUND_LIMIT": game.round_limit,
+        "BID_BASE": d.bid_base, "FOLLOWERS": d.followers[game.n], "START_MONEY": d.starting_money,
+        "SETUP_DEAL": d.setup_deal, "SETUP_KEEP": d.setup_keep, "COIN_FIRST": d.coin_bowl_first,
+        "COIN_LATER": d.coin_bowl_later, "THERMAE_COST": d.thermae_cost, "FORUM_COST": d.forum_cost,
+        "CURIA_SUM": d.curia_sum, "ATRIUM_COST": d.atrium_single_cost,
+        "CATACOMB_CARDS": d.catacomb_cards, "MARS_LAUREL": d.mars_laurels_per_pair,
+        "MARS_BONUS": d.mars_bonus_laurels, "HAND_LIMIT": d.cesura_hand_limit,
+        "GLADIATOR_LEGIONS": d.gladiator_legions, "SPARTACUS_LEGIONS": d.spartacus_legions,
+        "LEGATE_LAURELS": d.legate_laurels, "VARUS_LAURELS": d.varus_laurels,
+        "PATRICIAN_LAURELS": d.patrician_laurels, "SCIPIO_DENARII": d.scipio_denarii,
+        "VESTAL_DENARII": d.vestal_denarii, "SENATOR_LAURELS": d.senator_laurels,
+        "PLEBEIAN_DENARII": d.plebeian_benefit_denarii, "VESTAL_LAURELS": d.vestal_benefit_laurels,
+        "FIRST_LAURELS": d.first_control_laurels, "VICTORY": card is not None,
+        "V_LAURELS": 0, "V_LEGIONS": 0, "V_DENARII": 0, "V_MARKERS": 0, "V_NEED": 0, "V_OBLIGATORY": 0,
+        "MARKER_GOAL": d.point_variant_markers[game.n], "DECK": d.deck_size(),
+        "SP": [board.spaces[name].start for name in REGIONS], "SP_END": board.num_spaces,
+        "SL": _slot_starts(board), "SL_END": board.num_slots,
+        "A_PLACE": A.PLACE, "A_FIELD": A.FIELD, "A_COIN_BOWL": A.COIN_BOWL, "A_DISCARD": A.DISCARD,
+        "A_ADD": A.ADD, "A_TAKE": A.TAKE, "A_BID": A.BID, "A_ATRIUM": A.ATRIUM, "A_LATRINE": A.LATRINE,
+        "A_BENEFIT": A.BENEFIT, "A_AGRIPPA": A.AGRIPPA, "A_ASSASSIN": A.ASSASSIN, "A_CHARIOT": A.CHARIOT,
+        "A_MARKER": A.MARKER, "A_TEMP_FAVOR": A.TEMP_FAVOR, "A_BUY_LEGION": A.BUY_LEGION,
+        "A_COMMIT": A.COMMIT, "A_DECLINE": A.DECLINE, "A_SIZE": A.size,
+        "SC_TRIBUNE": s["tribune"], "SC_SCROLL": s["scroll"], "SC_ETERNAL": s["eternal_favor"],
+        "SC_TEMPORARY": s["temporary_favor"], "SC_LEGION": s["legion"], "SC_LAUREL": s["laurel"],
+        "SC_DENARII": s["denarii_per_point"], "SC_MARKER": s["marker"], "SC_FIRST": s["first_declarer"],
+        "CATACOMB_PRICES": _padded(d.catacomb_prices, MAX_CATACOMB_PRICES),
+        "PLACE_SPACE": _padded([-1 if space is None else space for _, space in board.place_targets],
+                               MAX_PLACE_TARGETS),
+        "PLACE_REGION": _padded([REGIONS.index(region) for region, _ in board.place_targets], MAX_PLACE_TARGETS),
+        "OFFSETS": [game.state.layout.offsets[name][0] for name in FIELDS] + [game.state.layout.size],
     }
     if card is not None:
-        values.update({K.V_LAURELS: card.laurels, K.V_LEGIONS: card.legions, K.V_DENARII: card.denarii,
-                       K.V_MARKERS: card.markers, K.V_NEED: card.need[game.n],
-                       K.V_OBLIGATORY: -1 if card.obligatory is None else OBJECTIVES.index(card.obligatory)})
-    s = d.scoring
-    values.update({K.SC_TRIBUNE: s["tribune"], K.SC_SCROLL: s["scroll"], K.SC_ETERNAL: s["eternal_favor"],
-                   K.SC_TEMPORARY: s["temporary_favor"], K.SC_LEGION: s["legion"],
-                   K.SC_LAUREL: s["laurel"], K.SC_DENARII: s["denarii_per_point"],
-                   K.SC_MARKER: s["marker"], K.SC_FIRST: s["first_declarer"]})
-    for key, value in values.items():
-        k[key] = int(value)
-    k[K.CATACOMB_PRICES: K.CATACOMB_PRICES + 8] = -1
-    k[K.CATACOMB_PRICES: K.CATACOMB_PRICES + len(d.catacomb_prices)] = d.catacomb_prices
-    names = board.region_names
-    for i, (region, space) in enumerate(board.place_targets):
-        k[K.PLACE_SPACE + i] = -1 if space is None else space
-        k[K.PLACE_REGION + i] = names.index(region)
-    for i, name in enumerate(STATE_FIELDS):
-        k[K.OFFSETS + i] = game._layout.offsets[name][0]
-    k[K.OFFSETS + len(STATE_FIELDS)] = game._layout.size
+        values.update({"V_LAURELS": card.laurels, "V_LEGIONS": card.legions, "V_DENARII": card.denarii,
+                       "V_MARKERS": card.markers, "V_NEED": card.need[game.n],
+                       "V_OBLIGATORY": -1 if card.obligatory is None else OBJECTIVES.index(card.obligatory)})
+    k = np.empty(K.SIZE, dtype=np.int64)
+    for name, length in PARAMETERS:
+        k[K[name]: K[name] + length] = values[name]
     return k
+
+
+def _slot_starts(board) -> list:
+    """First card slot of each region; a region without slots starts where the next one does."""
+    starts, start = [], board.num_slots
+    for name in reversed(REGIONS):
+        start = board.slots[name].start if name in board.slots else start
+        starts.insert(0, start)
+    return starts
+
+
+def _padded(values, length: int) -> list:
+    return list(values) + [-1] * (length - len(values))
 
 
 def check_limits(data) -> None:
     """The parameter array has fixed room for catacomb prices and placement targets."""
     from .errors import ConfigError
-    if len(data.catacomb_prices) > 8:
-        raise ConfigError("at most 8 catacomb prices are supported")
-    if data.thermae_cards + data.forum_cards + data.curia_stacks + len(data.catacomb_prices) + 4 > 32:
-        raise ConfigError("too many distinct follower spaces for the action space (at most 32)")
+    if len(data.catacomb_prices) > MAX_CATACOMB_PRICES:
+        raise ConfigError(f"at most {MAX_CATACOMB_PRICES} catacomb prices are supported")
+    targets = data.thermae_cards + data.forum_cards + data.curia_stacks + len(data.catacomb_prices) + 4
+    if targets > MAX_PLACE_TARGETS:
+        raise ConfigError(f"too many distinct follower spaces for the action space (at most {MAX_PLACE_TARGETS})")
 
 
 @intrinsic
@@ -200,30 +148,43 @@ def _int32_pointer(typingctx, address):
 
 
 @njit(inline="always", **JIT)
-def _field(buf, k, i, size):
-    """Field i of the buffer as a flat array of `size` items, without a reference count.
+def _field(buf, o, i):
+    """Field i of the buffer as a flat array, without a reference count.
 
     Passing 29 reference-counted views to every handler costs more than the handlers'
     work; these views borrow the buffer, which the caller keeps alive for the call.
     """
-    return carray(_int32_pointer(buf.ctypes.data + 4 * k[K.OFFSETS + i]), size)
+    return carray(_int32_pointer(buf.ctypes.data + 4 * o[i]), o[i + 1] - o[i])
 
 
-@njit(**JIT)
-def views(buf, k):
-    """The state buffer as named arrays; sizes come from the offsets, so only state.py defines them."""
-    o = k[K.OFFSETS:K.OFFSETS + len(STATE_FIELDS) + 1]
-    P, C, F = 5, NUM_FACTIONS * NUM_VALUES, NUM_FACTIONS
+S = namedtuple("S", FIELDS)
 
-    def field(i):
-        return _field(buf, k, i, o[i + 1] - o[i])
 
-    return S(field(0), field(1).reshape((-1, 4)), field(2).reshape((P, -1)), field(3), field(4),
-             field(5), field(6).reshape((F, -1)), field(7), field(8), field(9).reshape((P, -1)),
-             field(10).reshape((P, -1)), field(11), field(12), field(13), field(14).reshape((F, -1)),
-             field(15), field(16), field(17).reshape((-1, C)), field(18), field(19),
-             field(20).reshape((P, -1)), field(21), field(22), field(23).reshape((-1, C)), field(24),
-             field(25), field(26), field(27), field(28))
+def _views_source() -> str:
+    """Source of :func:`views`, one line per state field of :func:`tribune_env.state.fields`.
+
+    Numba cannot loop over the fields to build a namedtuple, so the function is written
+    out from the declaration: a dimension that changes with the board is -1 in its reshape.
+    """
+    small, large = fields(1, 1, 1, 1, 1), fields(2, 2, 2, 2, 2)
+    lines = []
+    for i, name in enumerate(FIELDS):
+        shape = tuple(a if a == b else -1 for a, b in zip(small[name][0], large[name][0]))
+        reshape = f".reshape({shape})" if len(shape) > 1 else ""
+        lines.append(f"        _field(buf, o, {i}){reshape},   # {name}")
+    return ("def views(buf, k):\n"
+            '    """The state buffer as named arrays (the namedtuple S of state.FIELDS)."""\n'
+            f"    o = k[{int(K.OFFSETS)}:{int(K.OFFSETS) + len(FIELDS) + 1}]\n"
+            "    return S(\n" + "\n".join(lines) + "\n    )\n")
+
+
+def _compile_views():
+    namespace = {"__name__": __name__, "S": S, "_field": _field}   # the cache rebuilds it from this module
+    exec(compile(_views_source(), __file__, "exec"), namespace)
+    return njit(**JIT)(namespace["views"])
+
+
+views = _compile_views()
 
 
 # ---------------------------------------------------------------- xoshiro128**

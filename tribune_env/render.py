@@ -5,7 +5,7 @@ import numpy as np
 
 from .actions import card_name
 from .data import FACTIONS, NUM_VALUES
-from .state import ETERNAL, LAURELS, LEGIONS, M, MONEY, SCROLL, TILE, TRIBUNE
+from .state import ETERNAL, LAURELS, LEGIONS, Meta, MONEY, SCROLL, TILE, TRIBUNE
 
 PHASE_NAMES = ("Setup", "Card Placement", "Placement of Followers", "Region Evaluation",
                "Faction Take-overs", "Faction Benefits", "Chariot Auction")
@@ -18,7 +18,7 @@ def _cards(counts) -> str:
 
 def render(g, viewer: int | None = None) -> str:
     """The table; hands and face-down cards only as `viewer` may see them (None: all)."""
-    meta = g.meta
+    meta = g.state.meta
     card = g.victory_card
     goal = ("point-value variant: game ends at " f"{g.marker_goal} faction markers" if card is None else
             f"{card.id}: {g.need} of tribune, favor, {card.laurels} laurels, {card.legions} legions, "
@@ -26,57 +26,57 @@ def render(g, viewer: int | None = None) -> str:
             + (f" ({card.obligatory} obligatory)" if card.obligatory else ""))
     lines = [f"Round {g.round} of at most {g.round_limit}, phase {g.phase}: {PHASE_NAMES[g.phase]}",
              f"Victory: {goal}"]
-    chariot = int(meta[M["chariot"]])
-    lines.append(f"Colosseum: {int(meta[M['colosseum']])} denarii   Draw pile: {int(meta[M['draw_n']])}"
-                 f"   Discards: {int(g.discard_public.sum() + g.discard_hidden.sum())}"
+    chariot = int(meta[Meta.CHARIOT])
+    lines.append(f"Colosseum: {int(meta[Meta.COLOSSEUM])} denarii   Draw pile: {int(meta[Meta.DRAW_N])}"
+                 f"   Discards: {int(g.state.discard_public.sum() + g.state.discard_hidden.sum())}"
                  f"   Chariot: {FACTIONS[chariot] if chariot >= 0 else 'off the board'}")
     lines.append("")
     scores = g.scores()
     for p in range(g.n):
-        r = g.res[p]
+        r = g.state.res[p]
         tile = {SCROLL: "scroll", TRIBUNE: "tribune"}.get(int(r[TILE]), "-")
-        favor = "eternal" if r[ETERNAL] else ("temporary" if meta[M["temp_favor"]] == p else "-")
-        marks = [FACTIONS[f] for f in np.flatnonzero(g.markers[p])]
-        tags = [t for t, on in (("start", meta[M["start_player"]] == p),
-                                ("proconsul", meta[M["proconsul"]] == p),
-                                ("declared", g.declared[p] >= 0)) if on]
+        favor = "eternal" if r[ETERNAL] else ("temporary" if meta[Meta.TEMP_FAVOR] == p else "-")
+        marks = [FACTIONS[f] for f in np.flatnonzero(g.state.markers[p])]
+        tags = [t for t, on in (("start", meta[Meta.START_PLAYER] == p),
+                                ("proconsul", meta[Meta.PROCONSUL] == p),
+                                ("declared", g.state.declared[p] >= 0)) if on]
         lines.append(f"player_{p}{' [' + ', '.join(tags) + ']' if tags else ''}: {int(r[MONEY])} denarii, "
                      f"{int(r[LAURELS])} laurels, {int(r[LEGIONS])} legions, tile {tile}, favor {favor}, "
                      f"markers {', '.join(marks) or '-'}; score {int(scores[p])}")
-        hand = (f"{int(g.hand[p].sum())} cards" if viewer is not None and viewer != p
-                else _cards(g.hand[p]))
-        lines.append(f"    hand: {hand}; followers to place: {int(g.followers[p])}")
+        hand = (f"{int(g.state.hand[p].sum())} cards" if viewer is not None and viewer != p
+                else _cards(g.state.hand[p]))
+        lines.append(f"    hand: {hand}; followers to place: {int(g.state.followers[p])}")
     lines.append("")
     for f, name in enumerate(FACTIONS):
-        q = int(g.controller[f])
-        field = ", ".join(f"{i + 1}: player_{int(o)}" for i, o in enumerate(g.field_owner[f]) if o >= 0)
+        q = int(g.state.controller[f])
+        field = ", ".join(f"{i + 1}: player_{int(o)}" for i, o in enumerate(g.state.field_owner[f]) if o >= 0)
         codes = np.zeros(len(FACTIONS) * NUM_VALUES, dtype=np.int64)
-        codes[f * NUM_VALUES:(f + 1) * NUM_VALUES] = g.sets[f]
+        codes[f * NUM_VALUES:(f + 1) * NUM_VALUES] = g.state.sets[f]
         lines.append(f"{name:15s} controller {'player_' + str(q) if q >= 0 else '-':9s} set {_cards(codes)}"
                      + (f"   field {field}" if field else "")
-                     + ("   (first laurel waiting)" if g.first_laurel[f] else ""))
+                     + ("   (first laurel waiting)" if g.state.first_laurel[f] else ""))
     lines.append("")
     pantheon = g.board.slots["Pantheon"].start
     for region in g.board.region_names:
         parts = []
         slots = g.board.slots.get(region, range(0))
         for slot in slots:
-            c = int(g.slot_card[slot])
+            c = int(g.state.slot_card[slot])
             if c < 0:
                 parts.append("(empty)")
-            elif g.slot_up[slot] or viewer is None or (slot == pantheon and g.pantheon_seen[viewer]):
-                parts.append(card_name(c) + ("" if g.slot_up[slot] else " (face down)"))
+            elif g.state.slot_up[slot] or viewer is None or (slot == pantheon and g.state.pantheon_seen[viewer]):
+                parts.append(card_name(c) + ("" if g.state.slot_up[slot] else " (face down)"))
             else:
                 parts.append("face-down card")
         if region == "Curia":
-            parts = [f"stack {k + 1}: {_cards(g.curia[k])}" for k in range(len(g.curia))]
+            parts = [f"stack {k + 1}: {_cards(g.state.curia[k])}" for k in range(len(g.state.curia))]
         if region == "Catacombs":
-            seen = g.catacombs if viewer is None else g.catacombs_seen[viewer]
-            parts = [f"{int(g.catacombs.sum())} face-down cards"
+            seen = g.state.catacombs if viewer is None else g.state.catacombs_seen[viewer]
+            parts = [f"{int(g.state.catacombs.sum())} face-down cards"
                      + (f" (seen: {_cards(seen)})" if seen.any() else "")]
-        owners = [f"player_{int(o)}" if o >= 0 else "." for o in g.space_owner[g.board.spaces[region]]]
+        owners = [f"player_{int(o)}" if o >= 0 else "." for o in g.state.space_owner[g.board.spaces[region]]]
         lines.append(f"{region:19s} cards: {'; '.join(parts) or '-'}   followers: {' '.join(owners)}")
-    bowl = ", ".join(f"player_{p} x{int(k)}" for p, k in enumerate(g.coin_bowl[: g.n]) if k)
+    bowl = ", ".join(f"player_{p} x{int(k)}" for p, k in enumerate(g.state.coin_bowl[: g.n]) if k)
     lines.append(f"Coin bowl: {bowl or '-'}")
     lines.append("")
     if g.is_over:

@@ -2,7 +2,9 @@
 
 Copying is one buffer copy and serialising a loop over the named arrays, so a field
 can never be forgotten. Every player-indexed array has ``MAX_PLAYERS`` rows; rows of absent seats
-stay zero. Scalars live in ``meta`` under the names of :data:`META`.
+stay zero. Scalars live in ``meta``, indexed by :class:`Meta`. :func:`fields` is the one
+declaration of the buffer: the offsets, the saved format and the compiled views
+(:mod:`tribune_env.kernel`) all derive from it.
 """
 from __future__ import annotations
 
@@ -15,9 +17,15 @@ from .data import MAX_PLAYERS as P, NUM_CARD_TYPES as C, NUM_FACTIONS as F, NUM_
 META = ("round", "phase", "start_player", "coin_bowl_used", "colosseum", "chariot",
         "proconsul", "temp_favor", "draw_n", "n_tasks", "n_declared", "status", "challenger",
         "reshuffles")
-M = {name: i for i, name in enumerate(META)}
-Meta = IntEnum("Meta", {name.upper(): i for i, name in enumerate(META)})  # for compiled code
-STATUS_RUNNING, STATUS_TERMINATED, STATUS_TRUNCATED = 0, 1, 2
+Meta = IntEnum("Meta", {name.upper(): i for i, name in enumerate(META)})    # meta[Meta.ROUND], compiled or not
+
+
+class Status(IntEnum):
+    """``meta[Meta.STATUS]``: whether the game goes on, was won, or hit its round limit."""
+    RUNNING = 0
+    TERMINATED = 1
+    TRUNCATED = 2
+
 
 # per-player resources, columns of `res`
 MONEY, LAURELS, LEGIONS, TILE, ETERNAL, MARKERS = range(6)
@@ -61,6 +69,9 @@ def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) ->
     }
 
 
+FIELDS = tuple(fields(1, 1, 1, 1, 1))      # the names, in buffer order
+
+
 class Layout:
     """Offsets of each named array inside the one flat int32 buffer of a state."""
 
@@ -83,18 +94,20 @@ class Layout:
 
 
 class State:
-    """One flat int32 buffer viewed as named arrays, the game's generator included.
+    """One flat int32 buffer viewed as named arrays (``state.hand``...), the game's generator included.
 
     A copy is one buffer copy, so no field can be forgotten; the observation is mostly a
     single gather from the buffer.
     """
 
-    __slots__ = ("layout", "buffer", "arrays")
+    __slots__ = ("layout", "buffer", "arrays", *FIELDS)
 
     def __init__(self, layout: Layout, buffer: np.ndarray):
         self.layout = layout
         self.buffer = buffer
         self.arrays = layout.views(buffer)
+        for name, array in self.arrays.items():
+            setattr(self, name, array)
 
     @classmethod
     def empty(cls, layout: Layout) -> "State":

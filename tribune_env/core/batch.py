@@ -7,7 +7,7 @@ alone.
 from numba import njit
 
 from ..kernel import JIT
-from ..state import Meta
+from ..state import Meta, Status
 from .dispatch import step
 from .observe import observe
 
@@ -34,7 +34,7 @@ def actors(bufs, meta_at, tasks_at, out):
     would cost more than the rest of the call.
     """
     for i in range(bufs.shape[0]):
-        if bufs[i, meta_at + Meta.STATUS] != 0:
+        if bufs[i, meta_at + Meta.STATUS] != Status.RUNNING:
             out[i] = -1
         else:
             out[i] = bufs[i, tasks_at + (bufs[i, meta_at + Meta.N_TASKS] - 1) * 4 + 1]

@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from ..data import NUM_CARD_TYPES, NUM_VALUES
+from ..data import NUM_CARD_TYPES, NUM_OBJECTIVES, NUM_VALUES, Objective
 from ..kernel import JIT, K, shuffle
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, TRIBUNE, Meta
 from ..tasks import Task
@@ -180,15 +180,15 @@ def lose_control_of_vestals(s, k, ev, p):
 @njit(inline="always", **JIT)
 def objective(res, k, temp_favor, p, i):
     """Whether a player (resources `res`) meets objective i of OBJECTIVES."""
-    if i == 0:
+    if i == Objective.TRIBUNE:
         return res[TILE] == TRIBUNE
-    if i == 1:
+    if i == Objective.FAVOR:
         return res[ETERNAL] > 0 or temp_favor == p
-    if i == 2:
+    if i == Objective.LAURELS:
         return res[LAURELS] >= k[K.V_LAURELS]
-    if i == 3:
+    if i == Objective.LEGIONS:
         return res[LEGIONS] >= k[K.V_LEGIONS]
-    if i == 4:
+    if i == Objective.DENARII:
         return res[MONEY] >= k[K.V_DENARII]
     return res[MARKERS] >= k[K.V_MARKERS]
 
@@ -201,7 +201,7 @@ def meets_victory(s, k, p):
         return res[MARKERS] >= k[K.MARKER_GOAL]
     temp_favor = s.meta[Meta.TEMP_FAVOR]
     met = 0
-    for i in range(6):
+    for i in range(NUM_OBJECTIVES):
         met += objective(res, k, temp_favor, p, i)
     obligatory = k[K.V_OBLIGATORY]
     return met >= k[K.V_NEED] and (obligatory < 0 or objective(res, k, temp_favor, p, obligatory))

@@ -7,8 +7,9 @@ a real decision or the end, and leaves that decision's mask in ``m``.
 import numpy as np
 from numba import njit
 
+from ..data import NUM_OBJECTIVES
 from ..kernel import JIT, K, views
-from ..state import Meta
+from ..state import Meta, Status
 from ..tasks import Task
 from . import bids as bd
 from . import chariot as ch
@@ -179,7 +180,7 @@ def apply(s, k, ev, action, kind, p, b, c):
 def mask_of_top(s, k, m):
     """Fill m for the decision on top of the stack; return (legal count, last legal action)."""
     m[:] = 0
-    if s.meta[Meta.STATUS] != 0:
+    if s.meta[Meta.STATUS] != Status.RUNNING:
         return 0, -1
     top = top_task(s)
     fill_mask(s, k, m, s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3])
@@ -224,7 +225,7 @@ def forced_in_public(s, k, kind, p, b, only):
 @njit(**JIT)
 def advance(s, k, ev, m):
     """Run automatic tasks (and publicly forced decisions) until a real decision or the end."""
-    while s.meta[Meta.STATUS] == 0:
+    while s.meta[Meta.STATUS] == Status.RUNNING:
         top = top_task(s)
         kind = s.tasks[top, 0]
         if kind >= Task.SETUP_DISCARD:
@@ -270,11 +271,11 @@ def final_scores(buf, k):
 
 @njit(**JIT)
 def objectives(buf, k):
-    """(players, 6) bool: the objectives of the victory card each player meets now."""
+    """(players, objectives) bool: the objectives of the victory card each player meets now."""
     s = views(buf, k)
-    out = np.zeros((k[K.N], 6), dtype=np.bool_)
+    out = np.zeros((k[K.N], NUM_OBJECTIVES), dtype=np.bool_)
     for p in range(k[K.N]):
-        for i in range(6):
+        for i in range(NUM_OBJECTIVES):
             out[p, i] = objective(s.res[p], k, s.meta[Meta.TEMP_FAVOR], p, i)
     return out
 

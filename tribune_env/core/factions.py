@@ -1,7 +1,7 @@
 """Phase 4 (take-overs, their benefits and leaders) and Phase 5 (faction benefits)."""
-import numpy as np
 from numba import njit
 
+from ..actions import CHOICE_OFFSET
 from ..data import (GLADIATORS, LEGATES, NUM_FACTIONS, NUM_VALUES, PATRICIANS, PLEBEIANS,
                     PRAETORIANS, SENATORS, VESTALS)
 from ..kernel import JIT, K
@@ -230,9 +230,6 @@ def faction_benefit(s, f):
         s.meta[Meta.PROCONSUL] = p
     else:
         push(s, Task.BENEFIT_CHOICE, p, f)
-
-
-CHOICE_OFFSET = np.array([0, 2, -1, 4, -1, 6, 8])   # first option of each faction with a choice
 
 
 @njit(**JIT)

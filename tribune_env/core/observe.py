@@ -1,31 +1,19 @@
 """The observation, compiled: one player's view written into a float32 vector.
 
 Offsets come from :class:`tribune_env.observation.ObservationLayout` as an int64 array
-indexed by :class:`Seg`; the constant part (seats present, victory card) is a template.
+indexed by :class:`~tribune_env.observation.Seg`; the constant part (seats present, victory card) is a template.
 """
-from enum import IntEnum
-
 from numba import njit
 
-from ..data import NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
+from ..data import MARS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_OBJECTIVES, NUM_VALUES, PANTHEON
 from ..kernel import JIT, K, views
-from ..state import LAURELS, LEGIONS, MARKERS, MONEY, TILE, ETERNAL, Meta
+from ..observation import SLOT_FEATURES, Seg
+from ..state import LAURELS, LEGIONS, MARKERS, MONEY, TILE, ETERNAL, Meta, Status
 from ..tasks import Task
 from .bids import bid_position
 from .common import objective, top_task
 
 P, C, F, V = 5, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
-SLOT_FEATURES = 1 + F + 1
-
-Seg = IntEnum("Seg", [(name, i) for i, name in enumerate((
-    "hand", "money", "laurels", "legions", "tile", "eternal_favor", "marker_count", "markers",
-    "followers_left", "coin_bowl", "has_bid", "sets", "first_laurel", "curia", "discard_public",
-    "challenger", "colosseum", "draw_size", "round", "space_owner", "field_owner", "controller",
-    "start_player", "proconsul", "temporary_favor", "build", "own_bid", "own_pairs",
-    "catacombs_seen", "hand_size", "pairs_laid", "declared", "objectives", "chariot", "slots",
-    "catacombs_size", "discard_hidden_size", "phase", "rounds_left", "decision", "actor",
-    "context_faction", "context_index", "context_role", "seat_present", "victory", "victory_need",
-    "obligatory", "point_variant", "marker_goal"))])
 
 
 @njit(inline="always", **JIT)
@@ -58,8 +46,8 @@ def observe(buf, k, seg, template, observer, out):
         out[seg[Seg.hand_size] + i] = s.hand[q].sum()
         out[seg[Seg.declared] + i] = s.declared[q] + 1
         if i < n:
-            for j in range(6):
-                out[seg[Seg.objectives] + i * 6 + j] = objective(res, k, s.meta[Meta.TEMP_FAVOR], q, j)
+            for j in range(NUM_OBJECTIVES):
+                out[seg[Seg.objectives] + i * NUM_OBJECTIVES + j] = objective(res, k, s.meta[Meta.TEMP_FAVOR], q, j)
     for c in range(C):
         out[seg[Seg.hand] + c] = s.hand[observer, c]
         out[seg[Seg.discard_public] + c] = s.discard_public[c]
@@ -85,7 +73,7 @@ def observe(buf, k, seg, template, observer, out):
 
     # what the observer alone holds or has seen
     kind, actor, b, c = 0, -1, 0, 0
-    if s.meta[Meta.STATUS] == 0 and s.meta[Meta.N_TASKS] > 0:     # (a staged state may hold none)
+    if s.meta[Meta.STATUS] == Status.RUNNING and s.meta[Meta.N_TASKS] > 0:     # (a staged state may hold none)
         top = top_task(s)
         kind, actor, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
     if actor == observer:
@@ -94,7 +82,7 @@ def observe(buf, k, seg, template, observer, out):
     if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
         out[seg[Seg.own_bid]] = s.bids[observer]       # entered so far, or committed
     for i in range(s.mars_pairs.shape[0]):
-        owner = s.space_owner[k[K.SP_MARS] + i]
+        owner = s.space_owner[k[K.SP + MARS] + i]
         pair = s.mars_pairs[i]
         if owner == observer:
             for card in range(C):
@@ -110,7 +98,7 @@ def observe(buf, k, seg, template, observer, out):
     chariot = s.meta[Meta.CHARIOT]
     if chariot >= 0:
         out[seg[Seg.chariot] + chariot] = 1
-    pantheon = k[K.SL_PANTHEON]
+    pantheon = k[K.SL + PANTHEON]
     for slot in range(len(s.slot_card)):
         card = s.slot_card[slot]
         at = seg[Seg.slots] + slot * SLOT_FEATURES

@@ -1,8 +1,8 @@
 """Phase 2: placing followers on region spaces, faction fields and the coin bowl."""
 from numba import njit
 
-from ..data import NUM_FACTIONS, PATRICIANS, VESTALS
-from ..kernel import ATRIUM, JIT, MARS, PANTHEON, K
+from ..data import ATRIUM, CATACOMBS, MARS, NUM_FACTIONS, PANTHEON, PATRICIANS, VESTALS
+from ..kernel import JIT, K
 from ..state import MONEY, Meta
 from ..tasks import Task
 from .common import push, say
@@ -24,10 +24,10 @@ def phase2(s, k, ev):
 @njit(**JIT)
 def region_range(k, region):
     if region == ATRIUM:
-        return k[K.SP_ATRIUM], k[K.SP_CATACOMBS]
+        return k[K.SP + ATRIUM], k[K.SP + CATACOMBS]
     if region == PANTHEON:
-        return k[K.SP_PANTHEON], k[K.SP_MARS]
-    return k[K.SP_MARS], k[K.SP_END]
+        return k[K.SP + PANTHEON], k[K.SP + MARS]
+    return k[K.SP + MARS], k[K.SP_END]
 
 
 @njit(**JIT)
@@ -84,9 +84,9 @@ def place(s, k, ev, action, p):
         if region == PANTHEON:
             s.pantheon_seen[p] = 1           # a private look at the face-down card
         elif region == ATRIUM:
-            atrium_first = space == k[K.SP_ATRIUM]
+            atrium_first = space == k[K.SP + ATRIUM]
             if not atrium_first:             # "2." turns the last card face up
-                for slot in range(k[K.SL_ATRIUM], k[K.SL_PANTHEON]):
+                for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
                     s.slot_up[slot] = s.slot_card[slot] >= 0
     s.followers[p] -= 1
     n = k[K.N]
@@ -100,7 +100,7 @@ def place(s, k, ev, action, p):
     if not placed:
         push(s, Task.PHASE3)
     if atrium_first:
-        for slot in range(k[K.SL_ATRIUM], k[K.SL_PANTHEON]):
+        for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
             if s.slot_card[slot] >= 0:
                 push(s, Task.ATRIUM_FLIP, p)  # before the next follower is placed
                 break
@@ -108,13 +108,13 @@ def place(s, k, ev, action, p):
 
 @njit(**JIT)
 def mask_atrium_flip(s, k, m):
-    for i in range(k[K.SL_PANTHEON] - k[K.SL_ATRIUM]):
-        m[k[K.A_ATRIUM] + i] = s.slot_card[k[K.SL_ATRIUM] + i] >= 0
+    for i in range(k[K.SL + PANTHEON] - k[K.SL + ATRIUM]):
+        m[k[K.A_ATRIUM] + i] = s.slot_card[k[K.SL + ATRIUM] + i] >= 0
 
 
 @njit(**JIT)
 def atrium_flip(s, k, action):
     """The player on "1." turns all Atrium cards but the chosen one face up."""
-    hide = k[K.SL_ATRIUM] + action - k[K.A_ATRIUM]
-    for slot in range(k[K.SL_ATRIUM], k[K.SL_PANTHEON]):
+    hide = k[K.SL + ATRIUM] + action - k[K.A_ATRIUM]
+    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
         s.slot_up[slot] = s.slot_card[slot] >= 0 and slot != hide

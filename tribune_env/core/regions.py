@@ -1,7 +1,7 @@
 """Phase 3: the eight regions, evaluated in order (rulebook, "Region Evaluation")."""
 from numba import njit
 
-from ..data import NUM_CARD_TYPES, NUM_VALUES
+from ..data import ATRIUM, CATACOMBS, CURIA, FORUM, LATRINE, MARS, NUM_CARD_TYPES, NUM_VALUES, PANTHEON, THERMAE
 from ..kernel import JIT, K
 from ..state import ETERNAL, LAURELS, MONEY, Meta
 from ..tasks import Task
@@ -18,7 +18,7 @@ def phase3(s, k, ev):
     push(s, Task.MARS)
     push(s, Task.PANTHEON)
     push(s, Task.CATACOMBS_END)
-    for i in range(k[K.SP_PANTHEON] - k[K.SP_CATACOMBS] - 1, -1, -1):
+    for i in range(k[K.SP + PANTHEON] - k[K.SP + CATACOMBS] - 1, -1, -1):
         push(s, Task.CATACOMBS, i)
     push(s, Task.ATRIUM)
     for stack in range(s.curia.shape[0] - 1, -1, -1):
@@ -59,22 +59,22 @@ def buy_each(s, k, ev, space0, slot0, count, cost, region):
 
 @njit(**JIT)
 def thermae(s, k, ev):
-    buy_each(s, k, ev, k[K.SP_THERMAE], k[K.SL_THERMAE], k[K.SL_FORUM] - k[K.SL_THERMAE],
+    buy_each(s, k, ev, k[K.SP + THERMAE], k[K.SL + THERMAE], k[K.SL + FORUM] - k[K.SL + THERMAE],
              k[K.THERMAE_COST], THERMAE_REGION)
 
 
 @njit(**JIT)
 def forum(s, k, ev):
-    buy_each(s, k, ev, k[K.SP_FORUM], k[K.SL_FORUM], k[K.SL_LATRINE] - k[K.SL_FORUM],
+    buy_each(s, k, ev, k[K.SP + FORUM], k[K.SL + FORUM], k[K.SL + LATRINE] - k[K.SL + FORUM],
              k[K.FORUM_COST], FORUM_REGION)
 
 
 @njit(**JIT)
 def latrine(s, k, ev):
-    slot = k[K.SL_LATRINE]
+    slot = k[K.SL + LATRINE]
     if s.slot_card[slot] < 0:
         return
-    p = s.space_owner[k[K.SP_LATRINE]]
+    p = s.space_owner[k[K.SP + LATRINE]]
     if p < 0:
         discard_slot(s, slot)
         return
@@ -86,13 +86,13 @@ def latrine(s, k, ev):
 @njit(**JIT)
 def mask_latrine(s, k, m, p):
     m[k[K.A_LATRINE]] = 1
-    m[k[K.A_LATRINE] + 1] = s.res[p, MONEY] >= s.slot_card[k[K.SL_LATRINE]] % NUM_VALUES
+    m[k[K.A_LATRINE] + 1] = s.res[p, MONEY] >= s.slot_card[k[K.SL + LATRINE]] % NUM_VALUES
 
 
 @njit(**JIT)
 def latrine_choice(s, k, action, p):
     """Take the value in denarii and discard the card, or pay the value and keep it."""
-    slot = k[K.SL_LATRINE]
+    slot = k[K.SL + LATRINE]
     value = s.slot_card[slot] % NUM_VALUES
     if action == k[K.A_LATRINE]:
         s.res[p, MONEY] += value
@@ -106,7 +106,7 @@ def latrine_choice(s, k, action, p):
 def curia(s, k, stack):
     if s.curia[stack].sum() == 0:
         return
-    p = s.space_owner[k[K.SP_CURIA] + stack]
+    p = s.space_owner[k[K.SP + CURIA] + stack]
     if p < 0:
         discard_all(s, s.curia[stack], True)
         s.curia[stack] = 0
@@ -137,7 +137,7 @@ def curia_choice(s, k, ev, action, p, stack):
 
 @njit(**JIT)
 def atrium(s, k, ev):
-    first, second = s.space_owner[k[K.SP_ATRIUM]], s.space_owner[k[K.SP_ATRIUM] + 1]
+    first, second = s.space_owner[k[K.SP + ATRIUM]], s.space_owner[k[K.SP + ATRIUM] + 1]
     if first >= 0 and second >= 0:
         push(s, Task.ATRIUM_RESOLVE)
         push(s, Task.ATRIUM_BID, second)
@@ -148,7 +148,7 @@ def atrium(s, k, ev):
     if pays:
         s.res[first, MONEY] -= k[K.ATRIUM_COST]
         say(k, ev, Ev.ATRIUM_SINGLE, first, k[K.ATRIUM_COST])
-    for slot in range(k[K.SL_ATRIUM], k[K.SL_PANTHEON]):
+    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
         if s.slot_card[slot] >= 0:
             if pays and s.slot_up[slot]:
                 take_slot(s, slot, first)
@@ -159,13 +159,13 @@ def atrium(s, k, ev):
 @njit(**JIT)
 def atrium_resolve(s, k, ev):
     """Higher bid wins (a tie goes to "1."); the winner pays its bid to the loser."""
-    first, second = s.space_owner[k[K.SP_ATRIUM]], s.space_owner[k[K.SP_ATRIUM] + 1]
+    first, second = s.space_owner[k[K.SP + ATRIUM]], s.space_owner[k[K.SP + ATRIUM] + 1]
     winner, loser = (first, second) if s.bids[first] >= s.bids[second] else (second, first)
     price = s.bids[winner]
     say(k, ev, Ev.ATRIUM_BIDS, first, s.bids[first], second, s.bids[second], winner)
     s.res[winner, MONEY] -= price
     s.res[loser, MONEY] += price
-    for slot in range(k[K.SL_ATRIUM], k[K.SL_PANTHEON]):
+    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
         if s.slot_card[slot] >= 0:
             take_slot(s, slot, winner)
     s.bids[:] = 0
@@ -174,7 +174,7 @@ def atrium_resolve(s, k, ev):
 
 @njit(**JIT)
 def catacombs(s, k, i):
-    p = s.space_owner[k[K.SP_CATACOMBS] + i]
+    p = s.space_owner[k[K.SP + CATACOMBS] + i]
     if p >= 0 and s.catacombs.sum() > 0:
         s.catacombs_seen[p] = s.catacombs     # it examines the pile; others see nothing
         push(s, Task.CATACOMBS_CHOICE, p, i)
@@ -212,14 +212,14 @@ def catacombs_end(s):
 
 @njit(**JIT)
 def pantheon(s, k, ev):
-    slot = k[K.SL_PANTHEON]
+    slot = k[K.SL + PANTHEON]
     if s.slot_card[slot] < 0:
         s.pantheon_seen[:] = 0
         return
     s.slot_up[slot] = 1
     say(k, ev, Ev.PANTHEON, s.slot_card[slot])
     push(s, Task.PANTHEON_END)
-    for space in range(k[K.SP_MARS] - 1, k[K.SP_PANTHEON] - 1, -1):
+    for space in range(k[K.SP + MARS] - 1, k[K.SP + PANTHEON] - 1, -1):
         p = s.space_owner[space]
         if p >= 0 and not s.res[p, ETERNAL]:   # a holder of eternal favor may not sacrifice
             push(s, Task.SACRIFICE, p)
@@ -227,7 +227,7 @@ def pantheon(s, k, ev):
 
 @njit(**JIT)
 def mask_sacrifice(s, k, m, p):
-    f = s.slot_card[k[K.SL_PANTHEON]] // NUM_VALUES
+    f = s.slot_card[k[K.SL + PANTHEON]] // NUM_VALUES
     for v in range(NUM_VALUES):
         m[k[K.A_DISCARD] + f * NUM_VALUES + v] = s.hand[p, f * NUM_VALUES + v] > 0
     m[k[K.A_DECLINE]] = 1
@@ -243,7 +243,7 @@ def sacrifice(s, k, action, p):
 
 @njit(**JIT)
 def pantheon_end(s, k, ev):
-    discard_slot(s, k[K.SL_PANTHEON])
+    discard_slot(s, k[K.SL + PANTHEON])
     for p in range(k[K.N]):
         if s.committed[p]:
             gain_eternal_favor(s, k, ev, p)
@@ -254,8 +254,8 @@ def pantheon_end(s, k, ev):
 @njit(**JIT)
 def mars(s, k):
     push(s, Task.MARS_RESOLVE)
-    for i in range(k[K.SP_END] - k[K.SP_MARS] - 1, -1, -1):
-        p = s.space_owner[k[K.SP_MARS] + i]
+    for i in range(k[K.SP_END] - k[K.SP + MARS] - 1, -1, -1):
+        p = s.space_owner[k[K.SP + MARS] + i]
         if p >= 0:
             push(s, Task.MARS_PAIR, p, i)
 
@@ -303,7 +303,7 @@ def mars_resolve(s, k, ev):
     for i in range(s.mars_pairs.shape[0]):
         if s.mars_pairs[i].sum() != 2:
             continue
-        p = s.space_owner[k[K.SP_MARS] + i]
+        p = s.space_owner[k[K.SP + MARS] + i]
         total = value_sum(s.mars_pairs[i])
         s.res[p, LAURELS] += k[K.MARS_LAUREL]
         say(k, ev, Ev.MARS_PAIR, p, total)

@@ -2,9 +2,9 @@
 import numpy as np
 from numba import njit
 
-from ..data import NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
+from ..data import ATRIUM, LATRINE, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES, PANTHEON
 from ..kernel import JIT, K, shuffle
-from ..state import Meta
+from ..state import Meta, Status
 from ..tasks import Task
 from .common import discard, discard_all, draw_card, push, reshuffle, say, scores, start_order, value_sum
 from .events import Ev
@@ -59,15 +59,15 @@ def round_start(s, k, ev):
     s.coin_bowl[:] = 0
     say(k, ev, Ev.ROUND, s.meta[Meta.ROUND], s.meta[Meta.START_PLAYER])
     push(s, Task.PHASE2)
-    for slot in range(k[K.SL_END] - 1, k[K.SL_PANTHEON] - 1, -1):
+    for slot in range(k[K.SL_END] - 1, k[K.SL + PANTHEON] - 1, -1):
         push(s, Task.DEAL, slot)
     for _ in range(k[K.CATACOMB_CARDS]):
         push(s, Task.DEAL_CATACOMBS)
-    for slot in range(k[K.SL_PANTHEON] - 1, k[K.SL_ATRIUM] - 1, -1):
+    for slot in range(k[K.SL + PANTHEON] - 1, k[K.SL + ATRIUM] - 1, -1):
         push(s, Task.DEAL, slot)
     for stack in range(s.curia.shape[0] - 1, -1, -1):
         push(s, Task.DEAL_CURIA, stack)
-    for slot in range(k[K.SL_ATRIUM] - 1, -1, -1):
+    for slot in range(k[K.SL + ATRIUM] - 1, -1, -1):
         push(s, Task.DEAL, slot)
 
 
@@ -76,7 +76,7 @@ def deal(s, k, ev, slot, retry):
     card = draw_card(s, k, ev, Task.DEAL, slot, 0, retry)
     if card >= 0:
         s.slot_card[slot] = card
-        s.slot_up[slot] = slot < k[K.SL_LATRINE]   # Thermae and Forum face up, the rest face down
+        s.slot_up[slot] = slot < k[K.SL + LATRINE]   # Thermae and Forum face up, the rest face down
 
 
 @njit(**JIT)
@@ -138,7 +138,7 @@ def finish(s, k, ev):
         top = points.max()
         for p in range(n):
             s.winner[p] = points[p] == top
-    s.meta[Meta.STATUS] = 1
+    s.meta[Meta.STATUS] = Status.TERMINATED
     say(k, ev, Ev.GAME_OVER, s.meta[Meta.ROUND])
 
 
@@ -151,7 +151,7 @@ def round_end(s, k, ev):
     if declared:
         finish(s, k, ev)
     elif s.meta[Meta.ROUND] >= k[K.ROUND_LIMIT]:
-        s.meta[Meta.STATUS] = 2
+        s.meta[Meta.STATUS] = Status.TRUNCATED
         say(k, ev, Ev.TRUNCATED, k[K.ROUND_LIMIT])
     else:
         s.meta[Meta.START_PLAYER] = start_order(s, k, 1)

@@ -24,6 +24,7 @@ from ..player import PlayerView
 from .advice import advise, advised_space
 from .opponents import LearnerSeats, Lineup
 from .vector_games import VectorGames
+from ..state import Status
 
 try:
     from stable_baselines3.common.vec_env import VecEnv as _Base
@@ -214,6 +215,6 @@ class VectorEnv(_Base):
             if self.advisor is not None:                  # a finished game: no legal move, no advice
                 last = advise(self.advisor, last, np.zeros((1, self.games.action_size), dtype=bool), [None])
             infos[i] = {"terminal_observation": last[0],
-                        "TimeLimit.truncated": bool(ended[i] == 2), "learner_seat": learner,
+                        "TimeLimit.truncated": int(ended[i]) == Status.TRUNCATED, "learner_seat": learner,
                         "scores": game.scores(), "winners": game.winners()}
             self._seat_learner(i)

@@ -39,11 +39,11 @@ class VectorGames:
         self.obs_layout = first.obs_layout
         self.action_size = first.A.size
         self._offsets = first.obs_layout.offsets
-        self._meta_at = first._layout.offsets["meta"][0]
-        self._tasks_at = first._layout.offsets["tasks"][0]
+        self._meta_at = first.state.layout.offsets["meta"][0]
+        self._tasks_at = first.state.layout.offsets["tasks"][0]
         n = self.num_envs
-        self._buffers = np.zeros((n, first._buffer.size), dtype=np.int32)
-        self._params = np.zeros((n, first._params.size), dtype=np.int64)
+        self._buffers = np.zeros((n, first.handle.buffer.size), dtype=np.int32)
+        self._params = np.zeros((n, first.handle.params.size), dtype=np.int64)
         self._templates = np.zeros((n, first.obs_layout.size), dtype=np.float32)
         self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
         self.masks = np.zeros((n, self.action_size), dtype=np.int8)
@@ -66,7 +66,7 @@ class VectorGames:
     def _new_game(self, i: int):
         game = Game(seed=int(self._seeds.integers(2**63)), **self._config)
         self._templates[i] = game.obs_template
-        game._share(self._buffers[i], self.masks[i], self._params[i])
+        game.move_to(self._buffers[i], self._params[i], self.masks[i])
         self.games[i] = game
 
     def _observe(self, rows: np.ndarray):
@@ -93,7 +93,7 @@ class VectorGames:
             game = self.games[i]
             ended[i] = game.status
             rewards[i, : game.n] = final_rewards(game, self.reward_scheme)
-            game._share(game._buffer.copy(), game._mask.copy(), game._params.copy())
+            game.move_to(*(a.copy() for a in game.handle))
             self.finished[int(i)] = game
             self._new_game(i)
             self.players[i] = self.games[i].current_player

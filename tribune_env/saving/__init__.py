@@ -39,13 +39,13 @@ def load(cls, source, data: GameData):
         d = source
         check_plain_data(d)
     check_document(d)
-    game = object.__new__(cls)
+    config = d["config"]
     try:
-        game._configure(*config_arguments(d["config"]), data, d["config"]["round_limit"],
-                        d["config"]["auto_forced"])
+        num_players, victory_card, point_variant = config_arguments(config)
+        data.validate()
+        layout = cls.state_layout(data)
     except ConfigError as exc:
         fail(f"bad config in saved game: {exc}")
-    layout = game._layout
     missing = [name for name in layout.offsets if name not in d["arrays"]]
     if missing:
         fail(f"saved game lacks the array {missing[0]!r}")
@@ -55,11 +55,13 @@ def load(cls, source, data: GameData):
     buffer = np.empty(layout.size, dtype=np.int32)
     for name, (offset, size, shape) in layout.offsets.items():
         buffer[offset: offset + size] = integer_array(name, d["arrays"][name], shape)
-    log = d.get("log")
-    state = State(layout, buffer)
-    check_ranges(game, state.arrays)
-    game._finish_init(state, log is not None)
-    game.log = None if log is None else list(log)
+    try:
+        game = cls.from_state(State(layout, buffer), num_players, victory_card, point_variant=point_variant,
+                              data=data, round_limit=config["round_limit"], auto_forced=config["auto_forced"],
+                              log=d.get("log"))
+    except ConfigError as exc:
+        fail(f"bad config in saved game: {exc}")
+    check_ranges(game, game.state.arrays)
     check_consistency(game)
     return game
 

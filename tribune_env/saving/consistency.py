@@ -24,9 +24,8 @@ from ..state import (
     LEGIONS,
     MARKERS,
     MONEY,
-    STATUS_RUNNING,
-    STATUS_TRUNCATED,
-    M,
+    Meta,
+    Status,
 )
 from ..tasks import FIRST_DECISION, Task
 from .limits import BIDS, BUILDERS, MAX_AMOUNT, fail
@@ -85,7 +84,7 @@ def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
     if kind == T.CESURA_SETS:
         return _amount_vector(reshuffles=1)
     if kind in (T.PHASE2, T.PLACE):
-        followers = g.n * d.followers[g.n] + 1 if kind == T.PHASE2 else int(g.followers[:g.n].sum())
+        followers = g.n * d.followers[g.n] + 1 if kind == T.PHASE2 else int(g.state.followers[:g.n].sum())
         return _amount_vector(money=followers * bowl) + _task_gain(g, (T.PHASE3, 0, 0, 0))
     if kind == T.PHASE3:
         return (_amount_vector(money=max(max(v) for v in d.deck.values()),
@@ -129,7 +128,7 @@ def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
 def _curia_room(g, stack: int) -> int:
     """Cards (each worth 1 or more) a Curia stack being dealt can still take."""
     values = np.arange(NUM_CARD_TYPES) % NUM_VALUES
-    cards = g.curia[stack]
+    cards = g.state.curia[stack]
     return 0 if cards[values == 0].any() else max(0, g.data.curia_sum - int(cards @ values))
 
 
@@ -149,9 +148,9 @@ def check_growth(g):
     if reach.max() > MAX_AMOUNT:
         fail(f"with these game numbers the {AMOUNTS[int(reach.argmax())]} could pass {MAX_AMOUNT} "
               f"before round_limit {g.round_limit}")
-    held = _amount_vector(money=int(g.res[:n, MONEY].sum()) + int(g.meta[M["colosseum"]]),
-                          laurels=int(g.res[:n, LAURELS].sum()), legions=int(g.res[:n, LEGIONS].sum()),
-                          colosseum=int(g.meta[M["colosseum"]]), reshuffles=int(g.meta[M["reshuffles"]]))
+    held = _amount_vector(money=int(g.state.res[:n, MONEY].sum()) + int(g.state.meta[Meta.COLOSSEUM]),
+                          laurels=int(g.state.res[:n, LAURELS].sum()), legions=int(g.state.res[:n, LEGIONS].sum()),
+                          colosseum=int(g.state.meta[Meta.COLOSSEUM]), reshuffles=int(g.state.meta[Meta.RESHUFFLES]))
     most = start + per_round * max(g.round - 1, 0) + per_round - to_come
     for i, name in enumerate(AMOUNTS):
         if held[i] > most[i]:
@@ -160,7 +159,7 @@ def check_growth(g):
 
 def check_resources(g):
     """Marker counts match the markers held."""
-    if (g.res[:, MARKERS] != g.markers.sum(axis=1)).any():
+    if (g.state.res[:, MARKERS] != g.state.markers.sum(axis=1)).any():
         fail("marker counts (res) disagree with the faction markers held")
 
 
@@ -175,41 +174,41 @@ def check_setup(g):
     d, n, order = g.data, g.n, start_order(g)
     waiting = {r[1] for r in pending_tasks(g, Task.SETUP_DISCARD)}
     for i, p in enumerate(order):
-        if g.res[p, MONEY] != d.starting_money + i:
-            fail(f"player_{p} holds {int(g.res[p, MONEY])} denarii at setup, not {d.starting_money + i}")
-        if g.hand[p].sum() != (d.setup_deal if p in waiting else d.setup_keep):
-            fail(f"player_{p} holds {int(g.hand[p].sum())} cards in the setup")
-    if g.discard_hidden.sum() != (n - len(waiting)) * (d.setup_deal - d.setup_keep):
+        if g.state.res[p, MONEY] != d.starting_money + i:
+            fail(f"player_{p} holds {int(g.state.res[p, MONEY])} denarii at setup, not {d.starting_money + i}")
+        if g.state.hand[p].sum() != (d.setup_deal if p in waiting else d.setup_keep):
+            fail(f"player_{p} holds {int(g.state.hand[p].sum())} cards in the setup")
+    if g.state.discard_hidden.sum() != (n - len(waiting)) * (d.setup_deal - d.setup_keep):
         fail("the setup discards (discard_hidden) disagree with who has discarded")
-    if g.meta[M["draw_n"]] != d.deck_size() - n * d.setup_deal:
+    if g.state.meta[Meta.DRAW_N] != d.deck_size() - n * d.setup_deal:
         fail("the draw pile (draw_n) at setup is not the deck less the deal")
-    initial = g._layout.initial
+    initial = g.state.layout.initial
     for name in ("discard_public", "sets", "controller", "first_laurel", "markers", "followers",
                  "coin_bowl", "space_owner", "field_owner", "slot_card", "slot_up", "curia", "catacombs",
                  "pantheon_seen", "catacombs_seen", "bids", "committed", "mars_pairs", "challenger", "winner"):
-        o, size, _ = g._layout.offsets[name]
-        if not np.array_equal(g._buffer[o: o + size], initial[o: o + size]):
+        o, size, _ = g.state.layout.offsets[name]
+        if not np.array_equal(g.handle.buffer[o: o + size], initial[o: o + size]):
             fail(f"array {name!r} is not as dealt during the setup")
-    if g.res[:, LAURELS:MARKERS + 1].any():
+    if g.state.res[:, LAURELS:MARKERS + 1].any():
         fail("array 'res' holds laurels, legions, a tile, favor or markers during the setup")
     for key, value in (("coin_bowl_used", 0), ("colosseum", 0), ("chariot", -1), ("proconsul", -1),
                        ("temp_favor", -1), ("challenger", -1), ("reshuffles", 0)):
-        if g.meta[M[key]] != value:
-            fail(f"meta {key} is {int(g.meta[M[key]])} during the setup, not {value}")
+        if g.state.meta[Meta[key.upper()]] != value:
+            fail(f"meta {key} is {int(g.state.meta[Meta[key.upper()]])} during the setup, not {value}")
 
 
 def check_outcome(g):
     """Winners only in a finished game; a victory has a declarer and the rules' winner(s)."""
     status, n = g.status, g.n
-    winners = [int(p) for p in np.flatnonzero(g.winner[:n])]
-    declarers = [p for p in range(n) if g.declared[p] >= 0]
-    if status == STATUS_RUNNING:
+    winners = [int(p) for p in np.flatnonzero(g.state.winner[:n])]
+    declarers = [p for p in range(n) if g.state.declared[p] >= 0]
+    if status == Status.RUNNING:
         if winners:
             fail("array 'winner' names winners while the game runs")
         return
     if g.phase != 6:
         fail(f"a game ends in phase 6, not {g.phase}")
-    if status == STATUS_TRUNCATED:
+    if status == Status.TRUNCATED:
         if g.round != g.round_limit or declarers or winners:
             fail("a truncated game ends at its round limit with no declaration and no winner")
         return
@@ -220,7 +219,7 @@ def check_outcome(g):
         best = max(scores)
         expected = [p for p in range(n) if scores[p] == best]
     else:
-        expected = [min(declarers, key=lambda p: (-scores[p], g.declared[p]))]
+        expected = [min(declarers, key=lambda p: (-scores[p], g.state.declared[p]))]
     if winners != expected:
         fail(f"array 'winner' names {winners}; the scores {scores} give {expected}")
 
@@ -231,21 +230,21 @@ def check_declarations(g):
     The engine records a declaration after every step, so only the state before the first
     step (the setup) may hold someone who meets the card undeclared.
     """
-    n, count = g.n, int(g.meta[M["n_declared"]])
-    order = sorted(int(x) for x in g.declared[:n] if x >= 0)
+    n, count = g.n, int(g.state.meta[Meta.N_DECLARED])
+    order = sorted(int(x) for x in g.state.declared[:n] if x >= 0)
     if order != list(range(count)):
-        fail(f"array 'declared' {g.declared[:n].tolist()} disagrees with meta n_declared {count}")
+        fail(f"array 'declared' {g.state.declared[:n].tolist()} disagrees with meta n_declared {count}")
     if g.phase == 0:
         return
     for p in np.flatnonzero(g.meets_victory()):
-        if g.declared[p] < 0:
+        if g.state.declared[p] < 0:
             fail(f"player_{p} meets the victory condition but has not declared (array 'declared')")
 
 
 def check_favor(g):
     """The temporary favor: with the Vestal Virgins' controller only, and never beside eternal favor."""
-    temp = int(g.meta[M["temp_favor"]])
-    if temp >= 0 and (temp != g.controller[VESTALS] or g.res[temp, ETERNAL]):
+    temp = int(g.state.meta[Meta.TEMP_FAVOR])
+    if temp >= 0 and (temp != g.state.controller[VESTALS] or g.state.res[temp, ETERNAL]):
         fail(f"meta temp_favor is player_{temp}, who does not control the Vestal Virgins "
               "or holds eternal favor")
 
@@ -254,33 +253,33 @@ def check_factions(g):
     """Sets, controllers, markers, first laurels, field followers and the chariot agree."""
     pending_laurel = {r[2] for r in pending_tasks(g, Task.MARKER_LAUREL)}
     for f in range(NUM_FACTIONS):
-        size, owner = int(g.sets[f].sum()), int(g.controller[f])
+        size, owner = int(g.state.sets[f].sum()), int(g.state.controller[f])
         if (owner >= 0) != (size > 0) or 0 < size < 2:
             fail(f"faction {f}: a displayed set (sets) needs a controller and 2+ cards")
-        if not g.first_laurel[f] and not g.markers[:, f].any():
+        if not g.state.first_laurel[f] and not g.state.markers[:, f].any():
             fail(f"{FACTIONS[f]}: the first-control laurel is gone but nobody holds its marker")
-        if owner >= 0 and f not in pending_laurel and (g.first_laurel[f] or not g.markers[owner, f]):
+        if owner >= 0 and f not in pending_laurel and (g.state.first_laurel[f] or not g.state.markers[owner, f]):
             fail(f"{FACTIONS[f]}: its controller lacks the marker or the first laurel is still there")
-    first, second = g.field_owner[:, 0], g.field_owner[:, 1]
+    first, second = g.state.field_owner[:, 0], g.state.field_owner[:, 1]
     if ((second >= 0) & ((first < 0) | (first == second))).any():
         fail("a faction field's space 2 is filled before space 1, or by the same seat")
     if g.phase in (2, 3):
         for f in range(NUM_FACTIONS):
-            if g.controller[f] >= 0 and g.controller[f] in g.field_owner[f]:
+            if g.state.controller[f] >= 0 and g.state.controller[f] in g.state.field_owner[f]:
                 fail(f"{FACTIONS[f]}: its controller has a follower on its field (field_owner)")
-    chariot = int(g.meta[M["chariot"]])
+    chariot = int(g.state.meta[Meta.CHARIOT])
     if chariot >= 0:
-        if g.controller[chariot] < 0:
+        if g.state.controller[chariot] < 0:
             fail("meta chariot blocks a faction nobody controls")
-        if g.phase in (2, 3, 4) and (g.field_owner[chariot] >= 0).any():
+        if g.phase in (2, 3, 4) and (g.state.field_owner[chariot] >= 0).any():
             fail("a follower on the faction field the chariot blocks (field_owner)")
-    if g.meta[M["proconsul"]] >= 0 and g.first_laurel[PATRICIANS]:
+    if g.state.meta[Meta.PROCONSUL] >= 0 and g.state.first_laurel[PATRICIANS]:
         fail("meta proconsul is set, but nobody has ever controlled the Patricians")
 
 
 def check_spaces(g):
     """Region followers: only in Phases 2-3; pooled regions fill in order; Atrium and Pantheon rules."""
-    owners = g.space_owner
+    owners = g.state.space_owner
     if g.phase not in (2, 3):
         if (owners >= 0).any():
             fail(f"a follower on a region space (space_owner) in phase {g.phase}")
@@ -292,32 +291,32 @@ def check_spaces(g):
         if region != "Field of Mars" and taken.all() and row[0] == row[-1]:
             fail(f"{region}: one player on both spaces (space_owner)")
     for s in g.board.spaces["Pantheon"]:
-        if owners[s] >= 0 and not g.markers[owners[s], VESTALS]:
+        if owners[s] >= 0 and not g.state.markers[owners[s], VESTALS]:
             fail("a Pantheon follower without a Vestal Virgins marker (space_owner)")
-    if g.phase in (0, 1, 5, 6) and (g.field_owner >= 0).any():
+    if g.phase in (0, 1, 5, 6) and (g.state.field_owner >= 0).any():
         fail(f"a follower on a faction field (field_owner) in phase {g.phase}")
 
 
 def check_followers(g):
     """Phases 2-3: each player's followers placed plus those left are its allotment; none left after."""
-    if g.phase != 2 and g.followers.any():
+    if g.phase != 2 and g.state.followers.any():
         fail(f"followers left to place (followers) in phase {g.phase}")
     if g.phase in (2, 3):
-        owners = g.space_owner.tolist() + g.field_owner.ravel().tolist()
+        owners = g.state.space_owner.tolist() + g.state.field_owner.ravel().tolist()
         for p in range(g.n):
             allot = _allotment(g, p)
-            if owners.count(p) + g.coin_bowl[p] + g.followers[p] != allot:
+            if owners.count(p) + g.state.coin_bowl[p] + g.state.followers[p] != allot:
                 fail(f"player_{p}: followers placed and left (followers) do not add up to {allot}")
-    if g.coin_bowl.sum() != g.meta[M["coin_bowl_used"]]:
+    if g.state.coin_bowl.sum() != g.state.meta[Meta.COIN_BOWL_USED]:
         fail("meta coin_bowl_used disagrees with the followers on the coin bowl")
-    if g.phase < 2 and g.coin_bowl.any():
+    if g.phase < 2 and g.state.coin_bowl.any():
         fail(f"followers on the coin bowl in phase {g.phase}")
 
 
 def _allotment(g, p: int) -> int:
     """Followers p places this round: the player count's number, one more for the proconsul."""
-    proconsul = g.meta[M["proconsul"]]
-    return g.data.followers[g.n] + int(proconsul == p and g.controller[PATRICIANS] == p)
+    proconsul = g.state.meta[Meta.PROCONSUL]
+    return g.data.followers[g.n] + int(proconsul == p and g.state.controller[PATRICIANS] == p)
 
 
 def check_placement_order(g):
@@ -330,14 +329,14 @@ def check_placement_order(g):
         return
     n = g.n
     left = [_allotment(g, p) for p in range(n)]
-    placed = sum(left) - int(g.followers[:n].sum())
-    seat, last = int(g.meta[M["start_player"]]), -1
+    placed = sum(left) - int(g.state.followers[:n].sum())
+    seat, last = int(g.state.meta[Meta.START_PLAYER]), -1
     for _ in range(placed):
         left[seat] -= 1
         last = seat
         seat = next(((seat + i) % n for i in range(1, n + 1) if left[(seat + i) % n] > 0), -1)
-    if left != g.followers[:n].tolist():
-        fail(f"followers left (followers) {g.followers[:n].tolist()} are not what placing in turn leaves")
+    if left != g.state.followers[:n].tolist():
+        fail(f"followers left (followers) {g.state.followers[:n].tolist()} are not what placing in turn leaves")
     live = live_tasks(g)
     if live[0] != ((Task.PLACE, seat, 0, 0) if seat >= 0 else (Task.PHASE3, 0, 0, 0)):
         fail(f"the next placement (tasks) is not player_{seat}'s, whose turn it is")
@@ -349,7 +348,7 @@ def check_cesura(g):
     """In a cesura magna, exactly the players above the hand limit have a discard pending."""
     if Task.CESURA_SETS not in {r[0] for r in live_tasks(g)}:
         return
-    over = {p for p in range(g.n) if g.hand[p].sum() > g.data.cesura_hand_limit}
+    over = {p for p in range(g.n) if g.state.hand[p].sum() > g.data.cesura_hand_limit}
     if over != {r[1] for r in pending_tasks(g, Task.CESURA_DISCARD)}:
         fail("the cesura discards pending (tasks) are not for the players above the hand limit (hand)")
 
@@ -361,7 +360,7 @@ def _slots(g, region):
 def check_slots(g):
     """Cards on the board: dealt in Phase 1, face down until turned, gone once a region is resolved."""
     phase, kinds = g.phase, {r[0] for r in live_tasks(g)}
-    card, up = g.slot_card, g.slot_up
+    card, up = g.state.slot_card, g.state.slot_up
     if phase in (1, 2):
         for region in ("Thermae", "Forum Romanum"):
             if any(card[s] >= 0 and not up[s] for s in _slots(g, region)):
@@ -394,8 +393,8 @@ def check_slots(g):
 def check_atrium_cards(g):
     """Phase 2: Atrium cards face down, two up once "1." chose, all up once "2." is taken."""
     slots = _slots(g, "Atrium Auctionorum")
-    present = g.slot_card[slots] >= 0
-    face_up = int((g.slot_up[slots] & present).sum())
+    present = g.state.slot_card[slots] >= 0
+    face_up = int((g.state.slot_up[slots] & present).sum())
     first, second = space_owner(g, "Atrium Auctionorum", 0), space_owner(g, "Atrium Auctionorum", 1)
     flipping = live_tasks(g)[-1][0] == Task.ATRIUM_FLIP
     if first < 0 or flipping:
@@ -414,7 +413,7 @@ def check_piles(g):
     d = g.data
     values = np.arange(NUM_CARD_TYPES) % NUM_VALUES
     for s in range(d.curia_stacks):
-        stack = g.curia[s]
+        stack = g.state.curia[s]
         total, leaders = int(stack @ values), int(stack[values == 0].sum())
         highest = int(values[stack > 0].max(initial=0))
         if leaders > 1 or (leaders and total >= d.curia_sum) or (not leaders and total - highest >= d.curia_sum):
@@ -424,13 +423,13 @@ def check_piles(g):
             fail(f"cards on Curia stack {s} (curia) in phase {phase}, after it was resolved")
     catacombs_done = phase in (0, 4, 5, 6) or (phase == 3 and Task.CATACOMBS_END not in kinds)
     waiting = len(pending_tasks(g, Task.DEAL_CATACOMBS))
-    if g.catacombs.sum() + waiting > d.catacomb_cards:
+    if g.state.catacombs.sum() + waiting > d.catacomb_cards:
         fail("the Catacombs pile (catacombs) holds more cards than are dealt there")
-    if catacombs_done and (g.catacombs.any() or g.catacombs_seen.any()):
+    if catacombs_done and (g.state.catacombs.any() or g.state.catacombs_seen.any()):
         fail(f"cards in the Catacombs (catacombs, catacombs_seen) in phase {phase}, after they were resolved")
     for p in range(g.n):
-        seen = g.catacombs_seen[p]
-        if seen.any() and (phase != 3 or (g.catacombs > seen).any() or p not in g.space_owner[
+        seen = g.state.catacombs_seen[p]
+        if seen.any() and (phase != 3 or (g.state.catacombs > seen).any() or p not in g.state.space_owner[
                 g.board.spaces["Catacombs"]]):
             fail(f"player_{p} has seen Catacombs cards (catacombs_seen) it cannot have examined")
     check_mars_pairs(g)
@@ -443,7 +442,7 @@ def _has(g, kind, value, at=1) -> bool:
 def check_mars_pairs(g):
     """Face-down Field of Mars pairs: two cards of one faction, on an owned space, until resolved."""
     resolving = Task.MARS_RESOLVE in {r[0] for r in live_tasks(g)}
-    for i, pair in enumerate(g.mars_pairs):
+    for i, pair in enumerate(g.state.mars_pairs):
         if not pair.any():
             continue
         factions = np.flatnonzero(pair) // NUM_VALUES
@@ -455,13 +454,13 @@ def check_mars_pairs(g):
 def check_pending_deals(g):
     """A deal still to come finds its place empty: a slot, or a Curia stack still being filled."""
     slots = [r[1] for r in pending_tasks(g, Task.DEAL)]
-    if len(set(slots)) != len(slots) or any(g.slot_card[s] >= 0 for s in slots):
+    if len(set(slots)) != len(slots) or any(g.state.slot_card[s] >= 0 for s in slots):
         fail("a pending DEAL task would deal onto a filled slot (slot_card)")
     stacks = [r[1] for r in pending_tasks(g, Task.DEAL_CURIA)]
-    if len(set(stacks)) != len(stacks) or any(g.curia[s].any() for s in stacks[:-1]):
+    if len(set(stacks)) != len(stacks) or any(g.state.curia[s].any() for s in stacks[:-1]):
         fail("a pending DEAL_CURIA task would deal onto a Curia stack already dealt (curia)")
     if stacks:                     # the stack being filled: below the sum, no leader yet
-        stack = g.curia[stacks[-1]]
+        stack = g.state.curia[stacks[-1]]
         values = np.arange(NUM_CARD_TYPES) % NUM_VALUES
         if stack @ values >= g.data.curia_sum or stack[values == 0].any():
             fail("a pending DEAL_CURIA task would deal onto a complete Curia stack (curia)")
@@ -471,8 +470,8 @@ def check_pantheon_seen(g):
     """Who looked at the Pantheon card: its followers, until the Pantheon is resolved."""
     kinds = {r[0] for r in live_tasks(g)}
     looking = g.phase == 2 or (g.phase == 3 and kinds & {Task.PANTHEON, Task.PANTHEON_END})
-    on = {int(g.space_owner[s]) for s in g.board.spaces["Pantheon"]} if looking else set()
-    if [bool(x) for x in g.pantheon_seen[:g.n]] != [p in on for p in range(g.n)]:
+    on = {int(g.state.space_owner[s]) for s in g.board.spaces["Pantheon"]} if looking else set()
+    if [bool(x) for x in g.state.pantheon_seen[:g.n]] != [p in on for p in range(g.n)]:
         fail("array 'pantheon_seen' disagrees with the followers on the Pantheon")
 
 
@@ -493,30 +492,30 @@ def check_bids(g):
     else:
         bidders = set()
     sacrificing = {r[1] for r in live if r[0] == Task.SACRIFICE}
-    pantheon = {int(g.space_owner[s]) for s in g.board.spaces["Pantheon"]} if Task.PANTHEON_END in kinds else set()
+    pantheon = {int(g.state.space_owner[s]) for s in g.board.spaces["Pantheon"]} if Task.PANTHEON_END in kinds else set()
     top = live[-1] if live and not g.is_over else None
     entering = top[1] if top is not None and top[0] in BIDS and top[2] > 0 else -1
     for kind, p, entered, _ in live:
-        if kind in BIDS and (entered >= bid_digits(int(g.res[p, MONEY]), g.data.bid_base)
+        if kind in BIDS and (entered >= bid_digits(int(g.state.res[p, MONEY]), g.data.bid_base)
                              or (entered and p != entering)):
             fail(f"player_{p}'s bid task has entered {entered} digits, which its money or turn rules out")
     for p in range(n):
         done = p in bidders and p not in bidding
-        may_commit = done or (p in pantheon and p not in sacrificing and not g.res[p, ETERNAL])
-        if (g.committed[p] and not may_commit) or (done and not g.committed[p]):
+        may_commit = done or (p in pantheon and p not in sacrificing and not g.state.res[p, ETERNAL])
+        if (g.state.committed[p] and not may_commit) or (done and not g.state.committed[p]):
             fail(f"player_{p}'s commitment (committed) does not fit the bids and sacrifices under way")
-        if g.bids[p] > g.res[p, MONEY] or (g.bids[p] and not (g.committed[p] and p in bidders) and p != entering):
+        if g.state.bids[p] > g.state.res[p, MONEY] or (g.state.bids[p] and not (g.state.committed[p] and p in bidders) and p != entering):
             fail(f"player_{p}'s bid (bids) is more than its money or outside an auction")
 
 
 def check_build(g):
     """The set under construction: only a multi-card decision's, from its actor's hand."""
     if g.is_over or live_tasks(g)[-1][0] not in BUILDERS:
-        if g.build.any():
+        if g.state.build.any():
             fail("array 'build' holds cards, but no decision builds a set")
         return
     kind, p, b, c = live_tasks(g)[-1]
-    build, hand = g.build, g.hand[p]
+    build, hand = g.state.build, g.state.hand[p]
     if (build > hand).any():
         fail("the set under construction (build) holds cards its builder lacks")
     if kind == Task.SETUP_DISCARD and hand.sum() - build.sum() < g.data.setup_keep:
@@ -532,18 +531,18 @@ def check_build(g):
 
 def check_challenger(g):
     """The set of space "2" waits only while "1" of the same faction decides, or pays its penalty."""
-    c = int(g.meta[M["challenger"]])
-    if (c >= 0) != bool(g.challenger.any()):
+    c = int(g.state.meta[Meta.CHALLENGER])
+    if (c >= 0) != bool(g.state.challenger.any()):
         fail("a challenger's set and its player (meta challenger) must come together")
     if c < 0:
         return
     kind, p, f, role = live_tasks(g)[-1] if not g.is_over else (0, -1, 0, 0)
     waiting = (kind == Task.TAKEOVER_SET and role == 1) or (kind == Task.PENALTY and p == c)
-    if not waiting or g.field_owner[f, 1] != c or g.challenger.sum() < 2:
+    if not waiting or g.state.field_owner[f, 1] != c or g.state.challenger.sum() < 2:
         fail("meta challenger names a player who is not the waiting challenger of a take-over")
-    if kind == Task.TAKEOVER_SET and g.controller[f] >= 0:
-        count, total = int(g.challenger.sum()), int(g.challenger @ np.arange(NUM_VALUES))
-        held = g.sets[f]
+    if kind == Task.TAKEOVER_SET and g.state.controller[f] >= 0:
+        count, total = int(g.state.challenger.sum()), int(g.state.challenger @ np.arange(NUM_VALUES))
+        held = g.state.sets[f]
         if not (count > held.sum() or total > held @ np.arange(NUM_VALUES)):
             fail("the challenger's set (challenger) does not beat the set it challenged")
 
@@ -560,51 +559,51 @@ def _actor_problem(g, kind, p, b, c):
     T = Task
     if kind < FIRST_DECISION and kind not in (T.TAKEOVER_BENEFIT, T.MARKER_LAUREL, T.LEADER):
         return None                      # automatic tasks without a player
-    if kind == T.CESURA_DISCARD and g.hand[p].sum() <= g.data.cesura_hand_limit:
+    if kind == T.CESURA_DISCARD and g.state.hand[p].sum() <= g.data.cesura_hand_limit:
         return "its hand is within the limit"
-    if kind == T.PLACE and g.followers[p] < 1:
+    if kind == T.PLACE and g.state.followers[p] < 1:
         return "no follower left to place"
     if kind == T.ATRIUM_FLIP:
         slots = _slots(g, "Atrium Auctionorum")
         if space_owner(g, "Atrium Auctionorum", 0) != p or space_owner(g, "Atrium Auctionorum", 1) >= 0 \
-                or not (g.slot_card[slots] >= 0).any():
+                or not (g.state.slot_card[slots] >= 0).any():
             return "not alone on Atrium space 1 with cards to turn"
-    if kind == T.CATACOMBS_CHOICE and (not g.catacombs.any() or (g.catacombs_seen[p] != g.catacombs).any()):
+    if kind == T.CATACOMBS_CHOICE and (not g.state.catacombs.any() or (g.state.catacombs_seen[p] != g.state.catacombs).any()):
         return "no examined Catacombs card to buy"
-    if kind == T.CURIA_CHOICE and not g.curia[b].any():
+    if kind == T.CURIA_CHOICE and not g.state.curia[b].any():
         return "the Curia stack is empty"
-    if kind in (T.SACRIFICE, T.TEMP_FAVOR) and g.res[p, ETERNAL]:
+    if kind in (T.SACRIFICE, T.TEMP_FAVOR) and g.state.res[p, ETERNAL]:
         return "it holds eternal favor"
-    if kind in (T.TAKEOVER_BENEFIT, T.MARKER_LAUREL, T.LEADER, T.BENEFIT_CHOICE) and g.controller[b] != p:
+    if kind in (T.TAKEOVER_BENEFIT, T.MARKER_LAUREL, T.LEADER, T.BENEFIT_CHOICE) and g.state.controller[b] != p:
         return "it does not control the faction"
     faction = {T.TIGELLINUS: PRAETORIANS, T.AGRIPPA: PLEBEIANS, T.CATO: SENATORS, T.TEMP_FAVOR: VESTALS,
                T.BUY_LEGION: LEGATES, T.ASSASSIN: PLEBEIANS if g.phase == 4 else GLADIATORS}.get(kind)
-    if faction is not None and g.controller[faction] != p:
+    if faction is not None and g.state.controller[faction] != p:
         return f"it does not control the {FACTIONS[faction]}"
-    if kind == T.TEMP_FAVOR and g.meta[M["temp_favor"]] == p:
+    if kind == T.TEMP_FAVOR and g.state.meta[Meta.TEMP_FAVOR] == p:
         return "it holds the temporary favor already"
-    if kind == T.PENALTY and g.meta[M["challenger"]] != p:
+    if kind == T.PENALTY and g.state.meta[Meta.CHALLENGER] != p:
         return "it is not the challenger"
-    if kind == T.CHARIOT_PLACE and g.meta[M["chariot"]] >= 0:
+    if kind == T.CHARIOT_PLACE and g.state.meta[Meta.CHARIOT] >= 0:
         return "the chariot is already placed"
     return None
 
 
 def card_counts(g) -> np.ndarray:
     """Where every card is, summed: must equal the deck."""
-    total = g.hand.sum(axis=0).astype(np.int64)
-    n = int(g.meta[M["draw_n"]])
-    total += np.bincount(g.draw[:n], minlength=NUM_CARD_TYPES)
-    total += g.discard_public + g.discard_hidden + g.catacombs + g.curia.sum(axis=0)
-    total += g.mars_pairs.sum(axis=0)
-    total += np.bincount(g.slot_card[g.slot_card >= 0], minlength=NUM_CARD_TYPES)
-    for f in range(g.sets.shape[0]):
-        total[f * NUM_VALUES:(f + 1) * NUM_VALUES] += g.sets[f]
-    challenger = int(g.meta[M["challenger"]])
+    total = g.state.hand.sum(axis=0).astype(np.int64)
+    n = int(g.state.meta[Meta.DRAW_N])
+    total += np.bincount(g.state.draw[:n], minlength=NUM_CARD_TYPES)
+    total += g.state.discard_public + g.state.discard_hidden + g.state.catacombs + g.state.curia.sum(axis=0)
+    total += g.state.mars_pairs.sum(axis=0)
+    total += np.bincount(g.state.slot_card[g.state.slot_card >= 0], minlength=NUM_CARD_TYPES)
+    for f in range(g.state.sets.shape[0]):
+        total[f * NUM_VALUES:(f + 1) * NUM_VALUES] += g.state.sets[f]
+    challenger = int(g.state.meta[Meta.CHALLENGER])
     if challenger >= 0:
         decision = g.decision()
         f = decision[2] if decision is not None else 0
-        total[f * NUM_VALUES:(f + 1) * NUM_VALUES] += g.challenger
+        total[f * NUM_VALUES:(f + 1) * NUM_VALUES] += g.state.challenger
     return total
 
 
@@ -616,7 +615,7 @@ def check_cards(g):
         fail(f"card accounting fails: {g.card_name(bad)} appears {int(counts[bad])} "
               f"times, the deck has {int(g.deck_counts[bad])}")
     if Task.CESURA_SETS in {r[0] for r in live_tasks(g)}:
-        if g.meta[M["draw_n"]] or g.discard_hidden.any():
+        if g.state.meta[Meta.DRAW_N] or g.state.discard_hidden.any():
             fail("a cesura magna runs only when the draw pile (draw_n) and hidden discards are empty")
 
 
@@ -624,8 +623,8 @@ def check_legal_action(g):
     """The decision waiting offers at least one action (computed by the engine itself)."""
     if g.is_over:
         return
-    dispatch.legal_mask(g._buffer, g._params, g._mask)
-    if not g._mask.any():
+    dispatch.legal_mask(*g.handle)
+    if not g.handle.mask.any():
         fail("the decision waiting has no legal action")
 
 

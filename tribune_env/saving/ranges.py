@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
-from ..state import RESOURCES, TRIBUNE, M
+from ..state import RESOURCES, TRIBUNE, Meta
 from .limits import MAX_AMOUNT, MAX_STACK, fail
 from .stack import check_task_rows
 
@@ -49,8 +49,8 @@ def check_ranges(game, arrays):
             fail(f"array {name!r} holds {what} ({where}), outside {lo}..{hi}")
     meta = arrays["meta"]
     for key, (low, high) in _meta_bounds(game).items():
-        if not low <= meta[M[key]] <= high:
-            fail(f"meta {key} is {int(meta[M[key]])}, outside {low}..{high}")
+        if not low <= meta[Meta[key.upper()]] <= high:
+            fail(f"meta {key} is {int(meta[Meta[key.upper()]])}, outside {low}..{high}")
     n = game.n
     for name in ("hand", "markers", "res", "followers", "coin_bowl", "pantheon_seen",
                  "catacombs_seen", "bids", "committed", "winner"):
@@ -58,9 +58,9 @@ def check_ranges(game, arrays):
             fail(f"array {name!r} gives something to an absent seat")
     if (arrays["declared"][n:] != -1).any():
         fail("array 'declared' records an absent seat")
-    draw_n = int(meta[M["draw_n"]])
+    draw_n = int(meta[Meta.DRAW_N])
     if (arrays["draw"][:draw_n] < 0).any() or (arrays["draw"][draw_n:] != -1).any():
         fail("the draw pile must hold card codes up to draw_n and -1 after")
     if not arrays["rng"].any():
         fail("the generator (rng) state is all zero")
-    check_task_rows(game, arrays["tasks"], int(meta[M["n_tasks"]]))
+    check_task_rows(game, arrays["tasks"], int(meta[Meta.N_TASKS]))

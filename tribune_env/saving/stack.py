@@ -5,7 +5,7 @@ import itertools
 
 from ..core.bids import bid_digits
 from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, PATRICIANS, PLEBEIANS, PRAETORIANS, SENATORS, VESTALS
-from ..state import ETERNAL, M
+from ..state import ETERNAL, Meta
 from ..tasks import FIRST_DECISION, Task
 from .limits import ANY, BASE_PHASE, BIDS, MAX_AMOUNT, ROOT, fail
 
@@ -65,12 +65,12 @@ def _pattern(kind, a=0, b=0, c=0):
 
 
 def start_order(g) -> list:
-    start = int(g.meta[M["start_player"]])
+    start = int(g.state.meta[Meta.START_PLAYER])
     return [(start + i) % g.n for i in range(g.n)]
 
 
 def space_owner(g, region: str, i: int = 0) -> int:
-    return int(g.space_owner[g.board.spaces[region].start + i])
+    return int(g.state.space_owner[g.board.spaces[region].start + i])
 
 
 def pushed_by(g, task) -> list:
@@ -124,8 +124,8 @@ def pushed_by(g, task) -> list:
     if kind == T.CATACOMBS:
         return [(), (P(T.CATACOMBS_CHOICE, space_owner(g, "Catacombs", a), a),)]
     if kind == T.PANTHEON:
-        owners = [int(g.space_owner[s]) for s in reversed(board.spaces["Pantheon"])]
-        return [(), (P(T.PANTHEON_END), *(P(T.SACRIFICE, p) for p in owners if p >= 0 and not g.res[p, ETERNAL]))]
+        owners = [int(g.state.space_owner[s]) for s in reversed(board.spaces["Pantheon"])]
+        return [(), (P(T.PANTHEON_END), *(P(T.SACRIFICE, p) for p in owners if p >= 0 and not g.state.res[p, ETERNAL]))]
     if kind == T.MARS:
         spaces = reversed(range(d.field_of_mars_spaces))
         return [(P(T.MARS_RESOLVE), *(P(T.MARS_PAIR, space_owner(g, "Field of Mars", i), i)
@@ -133,13 +133,13 @@ def pushed_by(g, task) -> list:
     if kind == T.PHASE4:
         return [(P(T.PHASE5), *(P(T.TAKEOVER, f) for f in reversed(range(NUM_FACTIONS))))]
     if kind == T.TAKEOVER:
-        first, second = (int(x) for x in g.field_owner[a])
+        first, second = (int(x) for x in g.state.field_owner[a])
         return [()] if first < 0 else [(P(T.TAKEOVER_SET, first, a, 1),) + (
             (P(T.TAKEOVER_SET, second, a, 2),) if second >= 0 else ())]
     if kind == T.TAKEOVER_SET:
         if c != 1:
             return [()]
-        second = int(g.field_owner[b, 1])
+        second = int(g.state.field_owner[b, 1])
 
         def take_over(p):
             return [(P(T.MARKER_LAUREL, p, b), P(T.TAKEOVER_BENEFIT, p, b)),
@@ -155,7 +155,7 @@ def pushed_by(g, task) -> list:
     if kind == T.PHASE5:
         return [(P(T.PHASE6), *(P(T.FACTION_BENEFIT, f) for f in reversed(range(NUM_FACTIONS))))]
     if kind == T.FACTION_BENEFIT:
-        p = int(g.controller[a])
+        p = int(g.state.controller[a])
         return [()] if p < 0 or a in (PRAETORIANS, PATRICIANS) else [(P(T.BENEFIT_CHOICE, p, a),)]
     if kind == T.BENEFIT_CHOICE:
         return [(), {GLADIATORS: (P(T.ASSASSIN, a), P(T.DRAW, a)), LEGATES: (P(T.BUY_LEGION, a), P(T.DRAW, a)),
@@ -201,12 +201,12 @@ def stack_can_arise(g, rows) -> bool:
 
 def check_task_stack(g):
     """A running game waits on a decision, on a stack play builds, in the phase its base says."""
-    n_tasks = int(g.meta[M["n_tasks"]])
+    n_tasks = int(g.state.meta[Meta.N_TASKS])
     if g.is_over:
         if n_tasks:
             fail(f"a finished game has {n_tasks} tasks left on its stack (n_tasks must be 0)")
         return
-    rows = [tuple(r) for r in g.tasks[:n_tasks].tolist()]
+    rows = [tuple(r) for r in g.state.tasks[:n_tasks].tolist()]
     if n_tasks == 0 or rows[-1][0] < FIRST_DECISION:
         fail("a running game must have a decision on top of its task stack")
     if not stack_can_arise(g, rows):
@@ -219,7 +219,7 @@ def check_task_stack(g):
 
 def live_tasks(g) -> list:
     """The live task rows, bottom first, as (kind, a, b, c) tuples."""
-    return [tuple(r) for r in g.tasks[: int(g.meta[M["n_tasks"]])].tolist()]
+    return [tuple(r) for r in g.state.tasks[: int(g.state.meta[Meta.N_TASKS])].tolist()]
 
 
 def pending_tasks(g, kind) -> list:
