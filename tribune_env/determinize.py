@@ -13,6 +13,7 @@ import numpy as np
 from .data import NUM_CARD_TYPES, NUM_VALUES
 from .core import dispatch
 from .core.bids import entered_part
+from .core.visibility import hidden_slots as hidden_slots_of
 from .kernel import seed_words
 from .state import M, MONEY
 from .tasks import Task
@@ -45,7 +46,7 @@ def _sample(game, player, rng):
     n_draw = int(g.meta[M["draw_n"]])
     pool += np.bincount(g.draw[:n_draw], minlength=NUM_CARD_TYPES)
     pool += g.discard_hidden
-    hidden_slots = _hidden_slots(g, player)
+    hidden_slots = hidden_slots_of(g._buffer, g._params, player)
     for slot in hidden_slots:
         pool[g.slot_card[slot]] += 1
     seen = g.catacombs_seen[player].astype(np.int64)
@@ -106,12 +107,6 @@ def _sample_bids(g, others, decision, rng):
             g.bids[q] = amount
         elif q == actor:
             g.bids[q] = entered_part(g._buffer, g._params, q, entered, amount)
-
-
-def _hidden_slots(g, player):
-    pantheon = g.board.slots["Pantheon"].start
-    return [int(s) for s in np.flatnonzero((g.slot_card >= 0) & (g.slot_up == 0))
-            if not (s == pantheon and g.pantheon_seen[player])]
 
 
 def _sample_subset(counts, size, rng):

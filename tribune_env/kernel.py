@@ -64,6 +64,7 @@ class K(IntEnum):
     V_OBLIGATORY = 36     # index into OBJECTIVES, or -1
     MARKER_GOAL = 37
     DECK = 38             # number of cards
+    MIN_SET = 39
     # board geometry: first follower space / card slot of each region
     SP_THERMAE = 40
     SP_FORUM = 41
@@ -80,6 +81,11 @@ class K(IntEnum):
     SL_ATRIUM = 52
     SL_PANTHEON = 53
     SL_END = 54
+    TIGELLINUS_LEGIONS = 55
+    PRAETORIAN_LEGIONS = 56
+    ASSASSIN_MIN_SET = 57
+    CESURA_SET_LOSSES = 58
+    SENATOR_CARDS = 59
     # action offsets
     A_PLACE = 60
     A_FIELD = 61
@@ -144,6 +150,9 @@ def params(game, log: bool) -> np.ndarray:
         K.PLEBEIAN_DENARII: d.plebeian_benefit_denarii, K.VESTAL_LAURELS: d.vestal_benefit_laurels,
         K.FIRST_LAURELS: d.first_control_laurels, K.VICTORY: card is not None,
         K.MARKER_GOAL: d.point_variant_markers[game.n], K.DECK: d.deck_size(),
+        K.MIN_SET: d.min_set, K.TIGELLINUS_LEGIONS: d.tigellinus_legions,
+        K.PRAETORIAN_LEGIONS: d.praetorian_benefit_legions, K.ASSASSIN_MIN_SET: d.assassin_min_set,
+        K.CESURA_SET_LOSSES: d.cesura_set_losses, K.SENATOR_CARDS: d.senator_benefit_cards,
         K.SP_THERMAE: sp["Thermae"].start, K.SP_FORUM: sp["Forum Romanum"].start,
         K.SP_LATRINE: sp["Latrine"].start, K.SP_CURIA: sp["Curia"].start,
         K.SP_ATRIUM: sp["Atrium Auctionorum"].start, K.SP_CATACOMBS: sp["Catacombs"].start,

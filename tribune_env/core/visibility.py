@@ -1,0 +1,25 @@
+"""What a seat can see of the board's cards (clarifications, "Secrecy and simultaneous acts").
+
+The observation shows, and a determinisation re-deals, exactly what these functions say, so
+the two cannot disagree.
+"""
+import numpy as np
+from numba import njit
+
+from ..kernel import JIT, K, views
+
+
+@njit(**JIT)
+def sees_slot(s, k, p, slot):
+    """Whether p sees the card on `slot`: face up, or the Pantheon card p looked at on placing."""
+    return s.slot_up[slot] > 0 or (slot == k[K.SL_PANTHEON] and s.pantheon_seen[p] > 0)
+
+
+@njit(**JIT)
+def hidden_slots(buf, k, p):
+    """The card slots holding a card that p cannot see (to re-deal them)."""
+    s = views(buf, k)
+    out = np.zeros(len(s.slot_card), dtype=np.bool_)
+    for slot in range(len(s.slot_card)):
+        out[slot] = s.slot_card[slot] >= 0 and not sees_slot(s, k, p, slot)
+    return np.flatnonzero(out)
