@@ -205,10 +205,13 @@ class Gain(IntEnum):
     DECISION = 8          # a Task kind then put to the player (assassin, a leader's choice...), or 0
 
 
+GAIN_ITEMS = len(Gain)
+
+
 @njit(**JIT)
 def gains(item=-1, amount=0):
     """A gains vector: nothing, or `amount` of one item of :class:`Gain`."""
-    out = np.zeros(len(Gain), dtype=np.int64)
+    out = np.zeros(GAIN_ITEMS, dtype=np.int64)
     if item >= 0:
         out[item] = amount
     return out
