@@ -27,7 +27,7 @@ from tribune_env.core.atrium import least_winning_bid
 from tribune_env.core.bids import digit_toward
 from tribune_env.core.common import top_task, value_sum
 from tribune_env.core.market import pays
-from tribune_env.core.takeover import takes_over
+from tribune_env.core.takeover import rivals, takes_over
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.data import NUM_FACTIONS, NUM_VALUES
 from tribune_env.jit import JIT
@@ -503,12 +503,13 @@ def winning_set(r, f, role):
     Sets are tried in the order of itertools.product over the counts held, so ties go to the first.
     """
     held = r.hand[f * V:(f + 1) * V]
+    rival = rivals(r.s, f, role)
     counts = np.zeros(V, dtype=np.int64)
     best = np.zeros(V, dtype=np.int64)
     found, best_key = False, (0, 0, 0)
     while True:
         count, total = counts.sum(), value_sum(counts)
-        wins = takes_over(r.s, r.k, f, role, count, total)
+        wins = takes_over(r.k, count, total, rival)
         key = (int(counts[0] < held[0]), count, -total)
         if wins and (not found or key < best_key):
             best[:], best_key, found = counts, key, True

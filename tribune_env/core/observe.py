@@ -118,7 +118,7 @@ def observe(buf, k, seg, template, observer, out):
         at = seg[Seg.slots] + slot * SLOT_FEATURES
         if card >= 0:
             out[at] = 1
-            if sees_slot(s, k, observer, slot):
+            if sees_slot(k, s.slot_up, s.pantheon_seen, observer, slot):
                 out[at + 1 + card // V] = 1
                 out[at + 1 + F] = card % V
 

@@ -1,6 +1,6 @@
 """Phase 4, the take-overs (rulebook, "Faction Take-Overs"): sets played from the faction fields.
 
-``takes_over`` is the rule of strength, which the engine's masks and the agents share.
+``rivals`` and ``takes_over`` are the rule of strength, which the engine's masks and the agents share.
 """
 from numba import njit
 
@@ -42,20 +42,21 @@ def beats(count, total, rival_count, rival_total):
 
 
 @njit(**JIT)
-def takes_over(s, k, f, role, count, total):
-    """Whether `count` cards of f summing `total`, played from field space `role`, win the take-over.
+def rivals(s, f, role):
+    """(count, sum) of the sets a take-over of f from field space `role` must beat: the
+    controller's, and from space "1" the set of "2"; (-1, -1) where there is none."""
+    controlled = s.controller[f] >= 0
+    challenged = role == 1 and s.meta[Meta.CHALLENGER] >= 0
+    return (s.sets[f].sum() if controlled else -1, value_sum(s.sets[f]) if controlled else -1,
+            s.challenger.sum() if challenged else -1, value_sum(s.challenger) if challenged else -1)
 
-    A set has at least ``min_set`` cards and beats the controller's set; from space "1" it
-    must beat the set of "2" as well.
-    """
-    if count < k[K.MIN_SET]:
-        return False
-    if s.controller[f] >= 0 and not beats(count, total, s.sets[f].sum(), value_sum(s.sets[f])):
-        return False
-    if role == 1 and s.meta[Meta.CHALLENGER] >= 0:
-        if not beats(count, total, s.challenger.sum(), value_sum(s.challenger)):
-            return False
-    return True
+
+@njit(**JIT)
+def takes_over(k, count, total, rival):
+    """Whether `count` cards summing `total` win against `rival` (see ``rivals``): a set has at
+    least ``min_set`` cards and beats every rival set."""
+    return (count >= k[K.MIN_SET] and (rival[0] < 0 or beats(count, total, rival[0], rival[1]))
+            and (rival[2] < 0 or beats(count, total, rival[2], rival[3])))
 
 
 @njit(**JIT)
@@ -64,10 +65,11 @@ def mask_takeover(s, k, m, p, f, role):
     f0 = f * V
     hand = s.hand[p, f0:f0 + V]
     build = s.build[f0:f0 + V]
-    if takes_over(s, k, f, role, hand.sum(), value_sum(hand)):
+    rival = rivals(s, f, role)
+    if takes_over(k, hand.sum(), value_sum(hand), rival):
         for v in range(V):
             m[k[K.A_ADD] + f0 + v] = hand[v] > build[v]
-        m[k[K.A_COMMIT]] = takes_over(s, k, f, role, build.sum(), value_sum(build))
+        m[k[K.A_COMMIT]] = takes_over(k, build.sum(), value_sum(build), rival)
     m[k[K.A_DECLINE]] = 1
 
 
