@@ -1,6 +1,6 @@
 """A fast evaluation of a Tribune position for one seat: leaf values for search, lookahead for agents.
 
-``evaluate(game, seat)`` reads a full :class:`tribune_env.Game` (for an agent, a determinised
+``evaluate_position(game, seat)`` reads a full :class:`tribune_env.Game` (for an agent, a determinised
 copy: ``view.determinize(rng)``) and says how good it is for `seat`, higher is better:
 
 - a finished game: +1 won (1/k for a win shared by k players of the point-value variant),
@@ -49,6 +49,7 @@ from tribune_env.data import (
     VESTALS,
     Objective,
 )
+from tribune_env.core.scoring import points
 from tribune_env.kernel import K, views
 from tribune_env.state import SCROLL, TRIBUNE, Meta, Status
 
@@ -90,7 +91,7 @@ _SCROLL_SOURCES = (1 << LEGATES) | (1 << SENATORS)
 _VESTALS = 1 << VESTALS
 
 
-def evaluate(game, seat: int) -> float:
+def evaluate_position(game, seat: int) -> float:
     """How good `game` is for `seat`, in [-1, 1] (see the module docstring for the scale)."""
     return evaluate_state(game.handle.buffer, game.handle.params, seat)
 
@@ -120,7 +121,7 @@ def no_change():
 
 @njit(**JIT)
 def evaluate_state(buf, k, seat):
-    """:func:`evaluate` on a state buffer and its parameters."""
+    """:func:`evaluate_position` on a state buffer and its parameters."""
     s = views(buf, k)
     n = k[K.N]
     if s.meta[Meta.STATUS] == Status.TERMINATED:
@@ -209,13 +210,9 @@ def potential_of(row, k):
 
 @njit(**JIT)
 def score(row, k):
-    """Points of the scoring table (rulebook, "The End of Play"), the first declarer's included."""
-    tile = row[TILE_]
-    tile_points = k[K.SC_TRIBUNE] if tile == TRIBUNE else k[K.SC_SCROLL] if tile == SCROLL else 0
-    return (tile_points + k[K.SC_ETERNAL] * row[ETERNAL_] + k[K.SC_TEMPORARY] * row[TEMP_]
-            + k[K.SC_LEGION] * row[LEGIONS_] + k[K.SC_LAUREL] * row[LAURELS_]
-            + k[K.SC_MARKER] * row[MARKERS_] + row[MONEY_] // k[K.SC_DENARII]
-            + k[K.SC_FIRST] * (row[DECLARED_] == 0))
+    """The engine's scoring table (``scoring.points``) on a row."""
+    return points(k, row[TILE_], row[ETERNAL_], row[TEMP_], row[LEGIONS_], row[LAURELS_], row[MONEY_],
+                  row[MARKERS_], row[DECLARED_] == 0)
 
 
 @njit(**JIT)

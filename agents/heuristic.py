@@ -10,7 +10,7 @@ the hand can win the take-over. Bids are the worth of what is on offer (the Atri
 the chariot's protection of a faction it controls), never more than that. Take-over sets
 are the fewest cards that win, the leader always among them, then the highest sum.
 Faction benefits, Agrippa, Cato, the temporary favor and the Legate legion are chosen by
-one-step lookahead with :func:`agents.evaluation.evaluate`.
+one-step lookahead with :func:`agents.evaluation.evaluate_position`.
 
 The rules run compiled (numba) on the engine's state buffer: :func:`choose` is what a
 search calls in its rollouts, tens of microseconds a decision.
@@ -22,8 +22,11 @@ import math
 import numpy as np
 
 from tribune_env.core import dispatch
+from tribune_env.core.atrium import least_winning_bid
 from tribune_env.core.bids import digit_toward
-from tribune_env.core.common import top_task
+from tribune_env.core.common import top_task, value_sum
+from tribune_env.core.market import pays
+from tribune_env.core.takeover import rivals, takes_over
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.data import (
     ATRIUM,
@@ -68,7 +71,6 @@ from .reading import (
     readiness_of,
     single_change,
     unknown_card,
-    value_sum,
     worth,
     worth_of,
 )
@@ -200,7 +202,7 @@ def claims(r):
         slot = slots(k, region)[0]
         for space in range(first, end):          # its cards, while the money lasts
             card = s.slot_card[slot + space - first]
-            if s.space_owner[space] == me and card >= 0 and r.money - owed >= price:
+            if s.space_owner[space] == me and card >= 0 and pays(r.money - owed, price):
                 owed += price
                 hand[card] += 1
     first = spaces(k, CURIA)[0]
@@ -418,7 +420,7 @@ def decide_atrium_bid(r, entered):
     atrium = spaces(k, ATRIUM)[0]
     first, second = s.space_owner[atrium], s.space_owner[atrium + 1]
     rival = second if first == r.me else first
-    enough = s.res[rival, MONEY_COLUMN] + (first != r.me)     # a tie goes to "1."
+    enough = least_winning_bid(s.res[rival, MONEY_COLUMN], first == r.me)
     amount = max(0, int(BID_SHARE * worth_of(r.prices, cards, r.hand) / r.standing.denarius))
     return digit_toward(s, k, r.me, entered, min(amount, enough))
 
@@ -491,23 +493,14 @@ def winning_set(r, f, role):
 
     Sets are tried in the order of itertools.product over the counts held, so ties go to the first.
     """
-    s = r.s
     held = r.hand[f * V:(f + 1) * V]
-    rival_cards, rival_sums = [], []
-    if s.controller[f] >= 0:
-        rival_cards.append(s.sets[f].sum())
-        rival_sums.append(value_sum(s.sets[f]))
-    if role == 1 and s.meta[Meta.CHALLENGER] >= 0:
-        rival_cards.append(s.challenger.sum())
-        rival_sums.append(value_sum(s.challenger))
+    rival = rivals(r.s, f, role)
     counts = np.zeros(V, dtype=np.int64)
     best = np.zeros(V, dtype=np.int64)
     found, best_key = False, (0, 0, 0)
     while True:
         count, total = counts.sum(), value_sum(counts)
-        wins = count >= 2
-        for i in range(len(rival_cards)):
-            wins = wins and (count > rival_cards[i] or total > rival_sums[i])
+        wins = takes_over(r.k, count, total, rival)
         key = (int(counts[0] < held[0]), count, -total)
         if wins and (not found or key < best_key):
             best[:], best_key, found = counts, key, True
@@ -550,8 +543,8 @@ def decide_assassin(r, legal):
         count, total = shown.sum(), value_sum(shown)
         cards = r.hand[f * V:(f + 1) * V]
         mine, mine_total = cards.sum(), value_sum(cards)
-        before = readiness_of(mine, mine_total, count, total, r.prices.average)
-        after = readiness_of(mine, mine_total, count - 1, total - top, r.prices.average)
+        before = readiness_of(mine, mine_total, count, total, r.prices.average, r.prices.least)
+        after = readiness_of(mine, mine_total, count - 1, total - top, r.prices.average, r.prices.least)
         value = r.prices.takeover_values[f] * (after - before) + ASSASSIN_HARM
         if value > best_value:
             best, best_value = a, value
@@ -624,7 +617,7 @@ def _best_placements(buf, k, m, deck_counts, width):
 
 
 
-def play_out(game, rounds: int, moves: int) -> None:
+def heuristic_rollout(game, rounds: int, moves: int) -> None:
     """Every seat of `game` (a full game: a determinisation) plays the heuristic until the game
     is over, `rounds` more rounds have begun or `moves` moves are played.
 
@@ -632,11 +625,11 @@ def play_out(game, rounds: int, moves: int) -> None:
     is left at the next decision, as if each move had been stepped, except that its log (if
     any) does not record them.
     """
-    _play_out(*game.handle, game.deck_counts, rounds, moves)
+    _heuristic_rollout(*game.handle, game.deck_counts, rounds, moves)
 
 
 @njit(**JIT)
-def _play_out(buf, k, m, deck_counts, rounds, moves):
+def _heuristic_rollout(buf, k, m, deck_counts, rounds, moves):
     events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
     s = views(buf, k)
     end = s.meta[Meta.ROUND] + rounds

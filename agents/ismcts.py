@@ -38,8 +38,8 @@ from tribune_env.errors import ConfigError, brief
 from tribune_env.player import random_action
 
 from .base import Agent
-from .evaluation import evaluate
-from .heuristic import best_placements, play_out
+from .evaluation import evaluate_position
+from .heuristic import best_placements, heuristic_rollout
 
 POLICIES = ("random", "heuristic")
 HORIZONS = ("moves", "round")
@@ -287,7 +287,7 @@ class ISMCTSAgent(Agent):
         rounds, moves = (self.rounds, ROUND_ROLLOUT * self.rounds) if self.horizon == "round" \
             else (game.round_limit, self.rollout)
         if self.policy == "heuristic":       # compiled: no return to Python per move
-            play_out(game, rounds, moves)
+            heuristic_rollout(game, rounds, moves)
         else:
             end = game.round + rounds
             for _ in range(moves):
@@ -296,4 +296,4 @@ class ISMCTSAgent(Agent):
                 game.step(random_action(game.legal_mask(), self.rng))
         if game.is_over:
             return final_rewards(game, "win")
-        return np.array([evaluate(game, p) for p in range(game.n)])
+        return np.array([evaluate_position(game, p) for p in range(game.n)])

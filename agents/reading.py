@@ -24,21 +24,14 @@ from collections import namedtuple
 
 import numpy as np
 
-from tribune_env.data import (
-    GLADIATORS,
-    LEGATES,
-    NUM_FACTIONS,
-    NUM_VALUES,
-    PATRICIANS,
-    PLEBEIANS,
-    PRAETORIANS,
-    SENATORS,
-    VESTALS,
-)
+from tribune_env.core.benefits import benefit_gains, benefit_open, benefit_options, takeover_benefit_gains
+from tribune_env.core.common import Gain, value_sum
+from tribune_env.core.leaders import agrippa_open, agrippa_option, leader_gains, tigellinus_reward
+from tribune_env.core.takeover import beats
+from tribune_env.data import NUM_FACTIONS, NUM_VALUES, PLEBEIANS, PRAETORIANS, SENATORS
 from tribune_env.kernel import K
 from tribune_env.state import MONEY as MONEY_COLUMN
-from tribune_env.state import NO_TILE, SCROLL, TRIBUNE, Meta
-from tribune_env.state import TILE as TILE_COLUMN
+from tribune_env.tasks import Task
 
 from .compiled import JIT, njit
 from .evaluation import (
@@ -67,14 +60,12 @@ SURPLUS = 0.3             # worth of a card beyond a winning set: a stronger set
 DENARIUS_FLOOR = 0.25     # points per denarius at least: what money buys
 SHORT_OF_MONEY = 6        # below this many denarii the floor doubles
 NONE = -2                 # a target count for the seat's own factions: no take-over to win
-NO_OPTION = -2            # the control of a change that marks "no more benefit options"
-BENEFIT_OPTIONS = 3       # at most, for any faction
 
 # A decision's reading, split so that the hot pricing functions get only the small tuples they
 # use: passing the whole state to each costs more than their arithmetic.
 Reading = namedtuple("Reading", ("s", "k", "me", "hand", "money", "standing", "prices", "unseen", "unseen_worths"))
 Standing = namedtuple("Standing", ("row", "base", "k", "denarius"))     # prices a change to the seat's row
-Prices = namedtuple("Prices", ("takeover_values", "leader_values", "target_cards", "target_sum", "average"))
+Prices = namedtuple("Prices", ("takeover_values", "leader_values", "target_cards", "target_sum", "average", "least"))
 
 
 ROW_ONLY, PRICES, CARDS_TO_COME = range(3)     # how much a decision needs read
@@ -108,11 +99,11 @@ def read(s, k, deck_counts, me, depth):
         if owner == me:
             target_cards[f], target_sum[f] = NONE, 0
         elif owner < 0:
-            target_cards[f], target_sum[f] = 1, -1       # no displayed set: any two cards win
+            target_cards[f], target_sum[f] = k[K.MIN_SET] - 1, -1     # no displayed set: any set wins
         else:
             target_cards[f], target_sum[f] = s.sets[f].sum(), value_sum(s.sets[f])
     unseen = unseen_of(s, hand, deck_counts) if depth >= CARDS_TO_COME else np.zeros_like(hand)
-    prices = Prices(takeover_values, leader_values, target_cards, target_sum, average)
+    prices = Prices(takeover_values, leader_values, target_cards, target_sum, average, k[K.MIN_SET])
     worths = np.zeros(F * V)
     for code in range(F * V):
         if unseen[code]:
@@ -120,15 +111,6 @@ def read(s, k, deck_counts, me, depth):
             cards = hand[f * V:(f + 1) * V]
             worths[code] = worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
     return Reading(s, k, me, hand, money, Standing(row, base, k, denarius), prices, unseen, worths)
-
-
-@njit(**JIT)
-def value_sum(counts):
-    """Sum of the values of a faction's cards given as counts by value."""
-    total = 0
-    for v in range(len(counts)):
-        total += v * counts[v]
-    return total
 
 
 @njit(**JIT)
@@ -161,72 +143,37 @@ def takeover_change(s, k, row, base, me, f):
     played[CONTROL] = f
     played[MARKERS] = 1 - s.markers[me, f]
     played[LAURELS] = k[K.FIRST_LAURELS] * s.first_laurel[f]
-    gains = no_change()
-    if f == GLADIATORS:
-        gains[LEGIONS] = k[K.GLADIATOR_LEGIONS]
-    elif f == LEGATES:
-        gains[LAURELS] = k[K.LEGATE_LAURELS]
-    elif f == PRAETORIANS or f == PLEBEIANS:
-        gains[CARDS] = 1
-    elif f == PATRICIANS:
-        gains[LAURELS] = k[K.PATRICIAN_LAURELS]
-    elif f == VESTALS:
-        gains[MONEY] = k[K.VESTAL_DENARII]
-    else:
-        gains[LAURELS] = k[K.SENATOR_LAURELS]
+    gains = gains_change(k, takeover_benefit_gains(k, f))
     return merge(merge(played, gains), faction_benefit_change(s, k, row, base, me, f))
 
 
 @njit(**JIT)
 def faction_benefit_change(s, k, row, base, me, f):
-    """The best option of f's faction benefit for the seat in the coming Phase 5 (the first if tied)."""
-    best, best_gain = benefit_option(s, k, me, f, 0), -math.inf
-    for i in range(BENEFIT_OPTIONS):
-        option = benefit_option(s, k, me, f, i)
-        if option[CONTROL] == NO_OPTION:
-            break
-        value = _gain(row, base, k, option)
-        if value > best_gain:
-            best, best_gain = option, value
+    """The best option of f's faction benefit open to the seat in the coming Phase 5 (the first if tied)."""
+    best, best_gain = no_change(), -math.inf
+    for i in range(benefit_options(f)):
+        if benefit_open(s, me, f, i):
+            option = gains_change(k, benefit_gains(s, k, me, f, i))
+            value = _gain(row, base, k, option)
+            if value > best_gain:
+                best, best_gain = option, value
     return best
 
 
 @njit(**JIT)
-def benefit_option(s, k, me, f, i):
-    """Option i of f's faction benefit for the seat now (rulebook, "The Factions"); past the last,
-    a change whose control is NO_OPTION.
-
-    The Legates and the Senators offer a scroll first to a seat without a tile; the Plebeians
-    and the Vestal Virgins offer a tribune last to a seat with a scroll and their partner.
-    """
-    tile = s.res[me, TILE_COLUMN]
-    if (f == LEGATES or f == SENATORS) and tile == NO_TILE:
-        if i == 0:
-            return single_change(TILE, SCROLL)
-        i -= 1
-    if f == GLADIATORS and i < 2:
-        return single_change(MONEY, s.meta[Meta.COLOSSEUM]) if i == 0 else single_change(CARDS, 1)
-    if i == 0:
-        if f == LEGATES:
-            return single_change(CARDS, 1)
-        if f == PRAETORIANS:
-            return single_change(LEGIONS, 1)
-        if f == PLEBEIANS:
-            option = single_change(CARDS, 1)
-            option[MONEY] = k[K.PLEBEIAN_DENARII]
-            return option
-        if f == PATRICIANS:
-            return single_change(MONEY, k[K.COIN_LATER])   # the proconsul: one more follower next round
-        if f == VESTALS:
-            option = single_change(LAURELS, k[K.VESTAL_LAURELS])
-            option[TEMP_FAVOR] = 1
-            return option
-        if f == SENATORS:
-            return single_change(CARDS, 2)
-    partner = PATRICIANS if f == PLEBEIANS else SENATORS if f == VESTALS else -1
-    if i == 1 and partner >= 0 and tile == SCROLL and s.controller[partner] == me:
-        return single_change(TILE, TRIBUNE)
-    return single_change(CONTROL, NO_OPTION)
+def gains_change(k, g):
+    """The engine's gains of a benefit or leader as a change. The seat's reading: the proconsul is
+    priced as a later coin-bowl follower, the temporary favor as taken; the assassin and the
+    Legates' legion are left out."""
+    change = no_change()
+    change[MONEY] = g[Gain.DENARII] + (k[K.COIN_LATER] if g[Gain.PROCONSUL] else 0)
+    change[LAURELS] = g[Gain.LAURELS]
+    change[LEGIONS] = g[Gain.LEGIONS]
+    change[CARDS] = g[Gain.CARDS]
+    change[TILE] = g[Gain.TILE]
+    change[ETERNAL] = g[Gain.ETERNAL]
+    change[TEMP_FAVOR] = g[Gain.DECISION] == Task.TEMP_FAVOR
+    return change
 
 
 @njit(**JIT)
@@ -239,35 +186,31 @@ def single_change(key, amount):
 
 @njit(**JIT)
 def leader_change(s, k, me, f):
-    """What the leader of f brings to a take-over set that wins."""
-    if f == GLADIATORS:
-        return single_change(LEGIONS, k[K.SPARTACUS_LEGIONS])
-    if f == LEGATES:
-        return single_change(LAURELS, k[K.VARUS_LAURELS])
-    if f == PRAETORIANS:
-        change = single_change(LEGIONS, 1)
+    """What the leader of f brings to a take-over set that wins; for a leader's decision, the option
+    the seat would take."""
+    if f == PRAETORIANS:        # Gaius Tigellinus: a card of the hand for his legion
+        change = gains_change(k, tigellinus_reward(k))
         change[CARDS] = -1
         return change
-    if f == PLEBEIANS:
-        return single_change(TILE, SCROLL) if s.res[me, TILE_COLUMN] == NO_TILE else single_change(CARDS, 1)
-    if f == PATRICIANS:
-        return single_change(MONEY, k[K.SCIPIO_DENARII])
-    if f == VESTALS:
-        return single_change(ETERNAL, 1)
-    return single_change(MARKERS, 1)
+    if f == PLEBEIANS:          # Agrippa: the scroll if it is open, else the card
+        return gains_change(k, agrippa_option(0 if agrippa_open(s, me, 0) else 1))
+    if f == SENATORS:           # Cato the Elder: one more faction marker
+        return single_change(MARKERS, 1)
+    return gains_change(k, leader_gains(s, k, me, f))
 
 
 # ---------------------------------------------------------------- cards
 @njit(**JIT)
-def readiness_of(count, total, cards, value, average):
-    """1 if `count` cards summing `total` beat a displayed set of (cards, value); MISSING per card short.
+def readiness_of(count, total, cards, value, average, least):
+    """1 if `count` cards summing `total` make a set (of `least` cards at least) that beats a
+    displayed set of (cards, value); MISSING per card short.
 
     A card still to come is counted at the deck's `average` value.
     """
-    enough = max(2, cards + 1)
-    if count >= 2 and (count >= enough or total > value):
+    enough = max(least, cards + 1)
+    if count >= least and beats(count, total, cards, value):
         return 1.0
-    short = min(enough - count, max(2 - count, math.ceil((value + 1 - total) / average)))
+    short = min(enough - count, max(least - count, math.ceil((value + 1 - total) / average)))
     return math.pow(MISSING, short)
 
 
@@ -276,7 +219,7 @@ def readiness(prices, f, count, total):
     """How near `count` cards of faction f summing `total` are to a winning take-over set."""
     if prices.target_cards[f] == NONE:
         return 0.0
-    return readiness_of(count, total, prices.target_cards[f], prices.target_sum[f], prices.average)
+    return readiness_of(count, total, prices.target_cards[f], prices.target_sum[f], prices.average, prices.least)
 
 
 @njit(**JIT)

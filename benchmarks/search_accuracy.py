@@ -1,7 +1,7 @@
 """How well a search's values point at good moves, and how far the evaluation sees.
 
 ``foresight``: in heuristic self-play (4 players), how often the seat that
-:func:`agents.evaluation.evaluate` ranks first at the end of each round goes on to win the
+:func:`agents.evaluation.evaluate_position` ranks first at the end of each round goes on to win the
 game (a quarter is chance). A search that values its leaves there can do no better.
 
 ``regret``: positions sampled from heuristic games; each legal move is valued on the same

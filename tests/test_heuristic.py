@@ -12,8 +12,8 @@ import pytest
 
 from agents import make_agent
 from agents.base import RandomAgent
-from agents.evaluation import evaluate, potential
-from agents.heuristic import HeuristicAgent, best_placements, play_out as heuristic_play_out
+from agents.evaluation import evaluate_position, potential
+from agents.heuristic import HeuristicAgent, best_placements, heuristic_rollout
 from conftest import collect_states, decision_kind
 from tests.scenario import C, display, done, fresh, give, hand_of, occupy, place_card, run, set_values
 from tribune_env import ConfigError, Game, PlayerView
@@ -136,7 +136,7 @@ def test_play_out_is_the_heuristic_move_by_move(players, point_variant):
 
     for rounds, moves in ((1, 10_000), (1, 7), (100, 10_000)):
         rolled = g.clone()
-        heuristic_play_out(rolled, rounds, moves)
+        heuristic_rollout(rolled, rounds, moves)
         expected = by_hand(rounds, moves)
         assert rolled.state_equals(expected)
         assert np.array_equal(rolled.legal_mask(), expected.legal_mask())
@@ -416,7 +416,7 @@ def running_states(players, seeds=range(6), **kw):
 def test_evaluation_is_bounded_and_leaves_the_game_untouched(players, point_variant):
     for g in running_states(players, point_variant=point_variant):
         before = g.clone()
-        values = [evaluate(g, p) for p in range(players)]
+        values = [evaluate_position(g, p) for p in range(players)]
         assert all(-1.0 <= v <= 1.0 for v in values)
         assert g.state_equals(before)
         if players == 2 and not g.is_over:
@@ -427,22 +427,22 @@ def test_evaluation_of_a_finished_game_is_the_result():
     g = Game(3, seed=4, log=False)
     play_game(g, [HeuristicAgent(seed=0), RandomAgent(seed=1), RandomAgent(seed=2)])
     winner = g.winners()[0]
-    assert [evaluate(g, p) for p in range(3)] == [1.0 if p == winner else -1.0 for p in range(3)]
+    assert [evaluate_position(g, p) for p in range(3)] == [1.0 if p == winner else -1.0 for p in range(3)]
 
 
 def test_evaluation_rewards_progress_towards_the_victory_card():
     """More laurels, a tribune, control of a faction: each raises the seat's value."""
     g = fresh(3, money=10, log=False, victory_card="cursus-honorum")
-    base = evaluate(g, AGENT)
+    base = evaluate_position(g, AGENT)
     assert base == pytest.approx(0.0)
     for change in ({"laurels": 3}, {"tile": TRIBUNE}, {"control": PATRICIANS}, {"markers": 1}):
         assert potential(g, AGENT, **change) > potential(g, AGENT)
     g.state.res[AGENT, LAURELS] = 6
-    assert evaluate(g, AGENT) > base
-    assert evaluate(g, 1) < base
+    assert evaluate_position(g, AGENT) > base
+    assert evaluate_position(g, 1) < base
     g.state.res[1, TILE] = TRIBUNE
     display(g, 1, "Gladiators", 2, 3)
-    assert evaluate(g, 1) > evaluate(g, AGENT)
+    assert evaluate_position(g, 1) > evaluate_position(g, AGENT)
 
 
 def test_point_value_variant_values_the_race_to_the_marker_goal():

@@ -99,3 +99,14 @@ def test_files_are_read_within_a_limit_as_utf8(tmp_path):
 def test_numbers_out_of_range_are_usage_errors(args, message):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and message in result.output
+
+
+def test_rule_numbers_of_the_factions_are_game_data():
+    """The take-over, assassin, cesura, leader and Atrium numbers are GameData fields, checked like the rest."""
+    from tribune_env import ConfigError, GameData
+    names = dict(GameData().numbers())
+    assert {names[n] for n in ("min_set", "assassin_min_set", "cesura_set_losses", "tigellinus_legions",
+                               "praetorian_benefit_legions", "senator_benefit_cards", "atrium_spaces")} == {1, 2, 3}
+    for bad in (dict(atrium_spaces=3), dict(min_set=0), dict(assassin_min_set=-1)):
+        with pytest.raises(ConfigError):
+            GameData(**bad).validate()

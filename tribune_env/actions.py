@@ -42,7 +42,7 @@ class Board:
     def __init__(self, data: GameData):
         regions = (("Thermae", data.thermae_cards, True), ("Forum Romanum", data.forum_cards, True),
                    ("Latrine", 1, True), ("Curia", data.curia_stacks, True),
-                   ("Atrium Auctionorum", 2, False),
+                   ("Atrium Auctionorum", data.atrium_spaces, False),
                    ("Catacombs", len(data.catacomb_prices), True),
                    ("Pantheon", data.pantheon_spaces, False),
                    ("Field of Mars", data.field_of_mars_spaces, False))

@@ -134,6 +134,7 @@ class GameData:
     curia_stacks: int = 3
     curia_sum: int = 5                  # a stack is filled until its sum reaches this
     atrium_cards: int = 3               # "1." turns all but one face up
+    atrium_spaces: int = 2              # "1." and "2.": the auction is between two bidders
     atrium_single_cost: int = 1
     catacomb_cards: int = 5
     catacomb_prices: tuple = (4, 3, 2)
@@ -142,15 +143,21 @@ class GameData:
     mars_laurels_per_pair: int = 1
     mars_bonus_laurels: int = 1
     cesura_hand_limit: int = 7
+    cesura_set_losses: int = 2          # lowest cards a displayed set loses, never below min_set
     scoring: dict = field(default_factory=lambda: dict(SCORING))
     point_variant_markers: dict = field(default_factory=lambda: {2: 7, 3: 6, 4: 6, 5: 5})
-    # take-over benefits and leaders (rulebook, "The Factions")
+    # take-overs, take-over benefits, faction benefits and leaders (rulebook, "The Factions")
+    min_set: int = 2                    # cards of a take-over set, at least
+    assassin_min_set: int = 3           # an assassin may not target a smaller set
     gladiator_legions: int = 1
     spartacus_legions: int = 1
     legate_laurels: int = 2
     varus_laurels: int = 1
     patrician_laurels: int = 1
     scipio_denarii: int = 10
+    tigellinus_legions: int = 1         # for the card he discards
+    praetorian_benefit_legions: int = 1
+    senator_benefit_cards: int = 2
     vestal_denarii: int = 5
     senator_laurels: int = 1
     plebeian_benefit_denarii: int = 2
@@ -182,6 +189,11 @@ class GameData:
                               f"to {MAX_PLAYERS} players")
         if len(self.catacomb_prices) < 1 or self.atrium_cards < 2 or need_cards < 1:
             raise ConfigError("catacomb_prices needs a price and atrium_cards at least 2")
+        if self.atrium_spaces != 2:
+            raise ConfigError(f'atrium_spaces must be 2: the auction is between "1." and "2.", '
+                              f"got {brief(self.atrium_spaces)}")
+        if isinstance(self.min_set, int) and self.min_set < 1:
+            raise ConfigError(f"min_set must be at least 1, got {self.min_set}")
         if sorted(self.point_variant_markers) != [2, 3, 4, 5]:
             raise ConfigError("point_variant_markers must give a threshold for 2, 3, 4 and 5 players")
         for name, value in self.numbers():

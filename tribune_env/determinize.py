@@ -13,6 +13,7 @@ import numpy as np
 from .data import NUM_CARD_TYPES, NUM_VALUES
 from .core import dispatch
 from .core.bids import entered_part
+from .core.visibility import hidden_slots as hidden_slots_of
 from .kernel import seed_words
 from .state import Meta, MONEY
 from .tasks import Task
@@ -45,7 +46,7 @@ def _sample(game, player, rng):
     n_draw = int(g.state.meta[Meta.DRAW_N])
     pool += np.bincount(g.state.draw[:n_draw], minlength=NUM_CARD_TYPES)
     pool += g.state.discard_hidden
-    hidden_slots = _hidden_slots(g, player)
+    hidden_slots = hidden_slots_of(g.handle.buffer, g.handle.params, player)
     for slot in hidden_slots:
         pool[g.state.slot_card[slot]] += 1
     seen = g.state.catacombs_seen[player].astype(np.int64)
@@ -106,12 +107,6 @@ def _sample_bids(g, others, decision, rng):
             g.state.bids[q] = amount
         elif q == actor:
             g.state.bids[q] = entered_part(g.handle.buffer, g.handle.params, q, entered, amount)
-
-
-def _hidden_slots(g, player):
-    pantheon = g.board.slots["Pantheon"].start
-    return [int(s) for s in np.flatnonzero((g.state.slot_card >= 0) & (g.state.slot_up == 0))
-            if not (s == pantheon and g.state.pantheon_seen[player])]
 
 
 def _sample_subset(counts, size, rng):

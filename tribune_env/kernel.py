@@ -38,6 +38,8 @@ PARAMETERS = (
     ("V_OBLIGATORY", 1),            # index into OBJECTIVES, or -1
     ("MARKER_GOAL", 1),
     ("DECK", 1),                    # number of cards
+    ("MIN_SET", 1), ("ASSASSIN_MIN_SET", 1), ("CESURA_SET_LOSSES", 1), ("TIGELLINUS_LEGIONS", 1),
+    ("PRAETORIAN_LEGIONS", 1), ("SENATOR_CARDS", 1),
     # board geometry: per region in board order (REGIONS), so a region's end is the next one's start
     ("SP", len(REGIONS)), ("SP_END", 1),    # first follower space; number of spaces
     ("SL", len(REGIONS)), ("SL_END", 1),    # first card slot (a region without one: the next one's); slots
@@ -90,6 +92,9 @@ def params(game, log: bool) -> np.ndarray:
         "FIRST_LAURELS": d.first_control_laurels, "VICTORY": card is not None,
         "V_LAURELS": 0, "V_LEGIONS": 0, "V_DENARII": 0, "V_MARKERS": 0, "V_NEED": 0, "V_OBLIGATORY": 0,
         "MARKER_GOAL": d.point_variant_markers[game.n], "DECK": d.deck_size(),
+        "MIN_SET": d.min_set, "ASSASSIN_MIN_SET": d.assassin_min_set, "CESURA_SET_LOSSES": d.cesura_set_losses,
+        "TIGELLINUS_LEGIONS": d.tigellinus_legions, "PRAETORIAN_LEGIONS": d.praetorian_benefit_legions,
+        "SENATOR_CARDS": d.senator_benefit_cards,
         "SP": [board.spaces[name].start for name in REGIONS], "SP_END": board.num_spaces,
         "SL": _slot_starts(board), "SL_END": board.num_slots,
         "A_PLACE": A.PLACE, "A_FIELD": A.FIELD, "A_COIN_BOWL": A.COIN_BOWL, "A_DISCARD": A.DISCARD,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core.batch import pick_legal
+from .core.batched import pick_legal
 
 
 class PlayerView:

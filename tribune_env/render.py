@@ -6,6 +6,7 @@ import numpy as np
 from .actions import card_name
 from .data import FACTIONS, NUM_VALUES
 from .state import ETERNAL, LAURELS, LEGIONS, Meta, MONEY, SCROLL, TILE, TRIBUNE
+from .tasks import named_args
 
 PHASE_NAMES = ("Setup", "Card Placement", "Placement of Followers", "Region Evaluation",
                "Faction Take-overs", "Faction Benefits", "Chariot Auction")
@@ -84,6 +85,8 @@ def render(g, viewer: int | None = None) -> str:
                    "won by " + ", ".join(f"player_{p}" for p in g.winners()))
         lines.append(f"Game over: {outcome}. Scores: {scores.tolist()}")
     else:
-        kind, p = g.decision()[:2]
-        lines.append(f"To act: player_{p} ({kind.name.lower().replace('_', ' ')})")
+        kind, p, b, c = g.decision()
+        context = "".join(f", {name.replace('_', ' ')} {value}"
+                          for name, value in named_args(kind, p, b, c).items() if name != "player")
+        lines.append(f"To act: player_{p} ({kind.name.lower().replace('_', ' ')}{context})")
     return "\n".join(lines)

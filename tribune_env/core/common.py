@@ -1,10 +1,12 @@
-"""Compiled helpers every phase uses: the task stack, drawing, discarding, resources."""
+"""Compiled helpers every phase uses: the task stack, drawing, discarding, what a player receives."""
+from enum import IntEnum
+
 import numpy as np
 from numba import njit
 
-from ..data import NUM_CARD_TYPES, NUM_OBJECTIVES, NUM_VALUES, Objective
+from ..data import NUM_CARD_TYPES, NUM_VALUES
 from ..kernel import JIT, K, shuffle
-from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, TRIBUNE, Meta
+from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta
 from ..tasks import Task
 from .events import Ev
 
@@ -177,69 +179,59 @@ def lose_control_of_vestals(s, k, ev, p):
         say(k, ev, Ev.RETURN_TEMP, p)
 
 
-@njit(inline="always", **JIT)
-def objective(res, k, temp_favor, p, i):
-    """Whether a player (resources `res`) meets objective i of OBJECTIVES."""
-    if i == Objective.TRIBUNE:
-        return res[TILE] == TRIBUNE
-    if i == Objective.FAVOR:
-        return res[ETERNAL] > 0 or temp_favor == p
-    if i == Objective.LAURELS:
-        return res[LAURELS] >= k[K.V_LAURELS]
-    if i == Objective.LEGIONS:
-        return res[LEGIONS] >= k[K.V_LEGIONS]
-    if i == Objective.DENARII:
-        return res[MONEY] >= k[K.V_DENARII]
-    return res[MARKERS] >= k[K.V_MARKERS]
-
-
 @njit(**JIT)
-def meets_victory(s, k, p):
-    """Whether p now meets the victory card (in the point-value variant, the marker goal)."""
-    res = s.res[p]
-    if not k[K.VICTORY]:
-        return res[MARKERS] >= k[K.MARKER_GOAL]
-    temp_favor = s.meta[Meta.TEMP_FAVOR]
-    met = 0
-    for i in range(NUM_OBJECTIVES):
-        met += objective(res, k, temp_favor, p, i)
-    obligatory = k[K.V_OBLIGATORY]
-    return met >= k[K.V_NEED] and (obligatory < 0 or objective(res, k, temp_favor, p, obligatory))
+def mask_any_discard(s, k, m, p):
+    """Discard any card in hand, or decline (the Curia's and Gaius Tigellinus' trades)."""
+    d = k[K.A_DISCARD]
+    for c in range(C):
+        m[d + c] = s.hand[p, c] > 0
+    m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
-def check_declarations(s, k, ev):
-    """Record, in order, each player who now meets the victory card (or the marker goal).
+class Gain(IntEnum):
+    """What a benefit or a leader gives: the items of a gains vector (:func:`gains`).
 
-    Players who come to meet it in the same change of state are recorded clockwise from
-    the starting player (clarifications, "Winning").
+    Each benefit and leader states its gains once (``benefits.py``, ``leaders.py``); the
+    engine applies them with :func:`receive` and the agents price the same vector.
     """
-    for i in range(k[K.N]):
-        p = start_order(s, k, i)
-        if s.declared[p] < 0 and meets_victory(s, k, p):
-            order = s.meta[Meta.N_DECLARED]
-            s.declared[p] = order
-            s.meta[Meta.N_DECLARED] = order + 1
-            say(k, ev, Ev.DECLARE, p)
+    DENARII = 0
+    FROM_COLOSSEUM = 1    # the denarii are the Colosseum's, which is emptied
+    LAURELS = 2
+    LEGIONS = 3
+    CARDS = 4             # drawn from the draw pile
+    TILE = 5              # SCROLL or TRIBUNE received, or 0
+    ETERNAL = 6           # the eternal favor of the gods
+    PROCONSUL = 7
+    DECISION = 8          # a Task kind then put to the player (assassin, a leader's choice...), or 0
+
+
+GAIN_ITEMS = len(Gain)
 
 
 @njit(**JIT)
-def scores(s, k):
-    """Points of the scoring table for each seat (the first declarer's bonus included)."""
-    out = np.zeros(k[K.N], dtype=np.int64)
-    for p in range(k[K.N]):
-        r = s.res[p]
-        points = 0
-        if r[TILE] == TRIBUNE:
-            points += k[K.SC_TRIBUNE]
-        elif r[TILE] > 0:
-            points += k[K.SC_SCROLL]
-        points += r[ETERNAL] * k[K.SC_ETERNAL] + r[LEGIONS] * k[K.SC_LEGION]
-        points += r[LAURELS] * k[K.SC_LAUREL] + r[MONEY] // k[K.SC_DENARII] + r[MARKERS] * k[K.SC_MARKER]
-        if s.meta[Meta.TEMP_FAVOR] == p:
-            points += k[K.SC_TEMPORARY]
-        if s.declared[p] == 0:
-            points += k[K.SC_FIRST]
-        out[p] = points
+def gains(item=-1, amount=0):
+    """A gains vector: nothing, or `amount` of one item of :class:`Gain`."""
+    out = np.zeros(GAIN_ITEMS, dtype=np.int64)
+    if item >= 0:
+        out[item] = amount
     return out
 
+
+@njit(**JIT)
+def receive(s, k, ev, p, g):
+    """p receives the gains g; a decision it brings comes after the cards it draws."""
+    s.res[p, MONEY] += g[Gain.DENARII]
+    if g[Gain.FROM_COLOSSEUM]:
+        s.meta[Meta.COLOSSEUM] = 0
+    s.res[p, LAURELS] += g[Gain.LAURELS]
+    s.res[p, LEGIONS] += g[Gain.LEGIONS]
+    if g[Gain.TILE]:
+        s.res[p, TILE] = g[Gain.TILE]
+    if g[Gain.ETERNAL]:
+        gain_eternal_favor(s, k, ev, p)
+    if g[Gain.PROCONSUL]:
+        s.meta[Meta.PROCONSUL] = p
+    if g[Gain.DECISION]:
+        push(s, g[Gain.DECISION], p)
+    for _ in range(g[Gain.CARDS]):
+        push(s, Task.DRAW, p)

@@ -11,13 +11,14 @@ from ..data import NUM_OBJECTIVES
 from ..kernel import JIT, K, views
 from ..state import Meta, Status
 from ..tasks import Task
+from . import atrium, benefits, catacombs, curia, latrine, leaders, market, mars, pantheon, takeover
 from . import bids as bd
 from . import chariot as ch
-from . import factions as fa
 from . import placement as pl
 from . import regions as rg
 from . import rounds as ro
-from .common import check_declarations, gain_marker, meets_victory, objective, say, scores, top_task
+from .common import say, top_task
+from .scoring import check_declarations, meets_victory, objective, scores
 from .events import Ev
 
 
@@ -28,9 +29,9 @@ def run_auto(s, k, ev, kind, a, b, c):
     elif kind == Task.DEAL:
         ro.deal(s, k, ev, a, c)
     elif kind == Task.DEAL_CURIA:
-        ro.deal_curia(s, k, ev, a, c)
+        curia.deal_curia(s, k, ev, a, c)
     elif kind == Task.DEAL_CATACOMBS:
-        ro.deal_catacombs(s, k, ev, c)
+        catacombs.deal_catacombs(s, k, ev, c)
     elif kind == Task.DRAW:
         ro.draw(s, k, ev, a, c)
     elif kind == Task.PHASE2:
@@ -38,43 +39,43 @@ def run_auto(s, k, ev, kind, a, b, c):
     elif kind == Task.PHASE3:
         rg.phase3(s, k, ev)
     elif kind == Task.THERMAE:
-        rg.thermae(s, k, ev)
+        market.thermae(s, k, ev)
     elif kind == Task.FORUM:
-        rg.forum(s, k, ev)
+        market.forum(s, k, ev)
     elif kind == Task.LATRINE:
-        rg.latrine(s, k, ev)
+        latrine.latrine(s, k, ev)
     elif kind == Task.CURIA:
-        rg.curia(s, k, a)
+        curia.curia(s, k, a)
     elif kind == Task.ATRIUM:
-        rg.atrium(s, k, ev)
+        atrium.atrium(s, k, ev)
     elif kind == Task.ATRIUM_RESOLVE:
-        rg.atrium_resolve(s, k, ev)
+        atrium.atrium_resolve(s, k, ev)
     elif kind == Task.CATACOMBS:
-        rg.catacombs(s, k, a)
+        catacombs.catacombs(s, k, a)
     elif kind == Task.CATACOMBS_END:
-        rg.catacombs_end(s)
+        catacombs.catacombs_end(s)
     elif kind == Task.PANTHEON:
-        rg.pantheon(s, k, ev)
+        pantheon.pantheon(s, k, ev)
     elif kind == Task.PANTHEON_END:
-        rg.pantheon_end(s, k, ev)
+        pantheon.pantheon_end(s, k, ev)
     elif kind == Task.MARS:
-        rg.mars(s, k)
+        mars.mars(s, k)
     elif kind == Task.MARS_RESOLVE:
-        rg.mars_resolve(s, k, ev)
+        mars.mars_resolve(s, k, ev)
     elif kind == Task.PHASE4:
-        rg.phase4(s)
+        takeover.phase4(s)
     elif kind == Task.TAKEOVER:
-        fa.takeover(s, a)
+        takeover.takeover(s, a)
     elif kind == Task.TAKEOVER_BENEFIT:
-        fa.takeover_benefit(s, k, a, b)
+        benefits.takeover_benefit(s, k, ev, a, b)
     elif kind == Task.MARKER_LAUREL:
-        fa.marker_laurel(s, k, ev, a, b)
+        takeover.marker_laurel(s, k, ev, a, b)
     elif kind == Task.LEADER:
-        fa.leader(s, k, ev, a, b)
+        leaders.leader(s, k, ev, a, b)
     elif kind == Task.PHASE5:
-        fa.phase5(s)
+        benefits.phase5(s)
     elif kind == Task.FACTION_BENEFIT:
-        fa.faction_benefit(s, a)
+        benefits.faction_benefit(s, k, ev, a)
     elif kind == Task.PHASE6:
         ch.phase6(s, k)
     elif kind == Task.CHARIOT_RESOLVE:
@@ -97,36 +98,37 @@ def fill_mask(s, k, m, kind, p, b, c):
     elif kind == Task.CESURA_DISCARD:
         ro.mask_discard_down(s, k, m, p, k[K.HAND_LIMIT])
     elif kind == Task.ATRIUM_FLIP:
-        pl.mask_atrium_flip(s, k, m)
+        atrium.mask_atrium_flip(s, k, m)
     elif kind == Task.LATRINE_CHOICE:
-        rg.mask_latrine(s, k, m, p)
-    elif kind == Task.CURIA_CHOICE or kind == Task.TIGELLINUS:
-        rg.mask_any_discard(s, k, m, p)
+        latrine.mask_latrine(s, k, m, p)
+    elif kind == Task.CURIA_CHOICE:
+        curia.mask_curia(s, k, m, p)
+    elif kind == Task.TIGELLINUS:
+        leaders.mask_tigellinus(s, k, m, p)
     elif kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
         bd.mask_bid(s, k, m, p, b)
     elif kind == Task.CATACOMBS_CHOICE:
-        rg.mask_catacombs(s, k, m, p, b)
+        catacombs.mask_catacombs(s, k, m, p, b)
     elif kind == Task.SACRIFICE:
-        rg.mask_sacrifice(s, k, m, p)
+        pantheon.mask_sacrifice(s, k, m, p)
     elif kind == Task.MARS_PAIR:
-        rg.mask_mars(s, k, m, p)
+        mars.mask_mars(s, k, m, p)
     elif kind == Task.TAKEOVER_SET:
-        fa.mask_takeover(s, k, m, p, b, c)
+        takeover.mask_takeover(s, k, m, p, b, c)
     elif kind == Task.PENALTY:
-        fa.mask_penalty(s, k, m, b)
+        takeover.mask_penalty(s, k, m, b)
     elif kind == Task.ASSASSIN:
-        fa.mask_assassin(s, k, m)
+        benefits.mask_assassin(s, k, m)
     elif kind == Task.AGRIPPA:
-        fa.mask_agrippa(s, k, m, p)
+        leaders.mask_agrippa(s, k, m, p)
     elif kind == Task.CATO:
-        fa.mask_cato(s, k, m, p)
+        leaders.mask_cato(s, k, m, p)
     elif kind == Task.BENEFIT_CHOICE:
-        fa.mask_benefit(s, k, m, p, b)
+        benefits.mask_benefit(s, k, m, p, b)
     elif kind == Task.TEMP_FAVOR:
-        m[k[K.A_TEMP_FAVOR]] = 1
-        m[k[K.A_DECLINE]] = 1
+        benefits.mask_temporary_favor(s, k, m)
     elif kind == Task.BUY_LEGION:
-        fa.mask_buy_legion(s, k, m, p)
+        benefits.mask_buy_legion(s, k, m, p)
     elif kind == Task.CHARIOT_PLACE:
         ch.mask_chariot(s, k, m, p)
 
@@ -140,38 +142,37 @@ def apply(s, k, ev, action, kind, p, b, c):
     elif kind == Task.CESURA_DISCARD:
         ro.apply_discard_down(s, k, ev, action, kind, p, True)
     elif kind == Task.ATRIUM_FLIP:
-        pl.atrium_flip(s, k, action)
+        atrium.atrium_flip(s, k, action)
     elif kind == Task.LATRINE_CHOICE:
-        rg.latrine_choice(s, k, action, p)
+        latrine.latrine_choice(s, k, action, p)
     elif kind == Task.CURIA_CHOICE:
-        rg.curia_choice(s, k, ev, action, p, b)
+        curia.curia_choice(s, k, ev, action, p, b)
     elif kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
         bd.bid(s, k, action, kind, p, b)
     elif kind == Task.CATACOMBS_CHOICE:
-        rg.catacombs_choice(s, k, ev, action, p, b)
+        catacombs.catacombs_choice(s, k, ev, action, p, b)
     elif kind == Task.SACRIFICE:
-        rg.sacrifice(s, k, action, p)
+        pantheon.sacrifice(s, k, action, p)
     elif kind == Task.MARS_PAIR:
-        rg.mars_pair(s, k, action, p, b)
+        mars.mars_pair(s, k, action, p, b)
     elif kind == Task.TAKEOVER_SET:
-        fa.takeover_set(s, k, ev, action, p, b, c)
+        takeover.takeover_set(s, k, ev, action, p, b, c)
     elif kind == Task.PENALTY:
-        fa.penalty(s, k, action, p, b)
+        takeover.penalty(s, k, action, p, b)
     elif kind == Task.TIGELLINUS:
-        fa.tigellinus(s, k, action, p)
+        leaders.tigellinus_trade(s, k, ev, action, p)
     elif kind == Task.ASSASSIN:
-        fa.assassin(s, k, ev, action)
+        benefits.assassin(s, k, ev, action)
     elif kind == Task.AGRIPPA:
-        fa.agrippa(s, k, action, p)
+        leaders.agrippa_choice(s, k, ev, action, p)
     elif kind == Task.CATO:
-        gain_marker(s, k, ev, p, action - k[K.A_MARKER])
+        leaders.cato_marker(s, k, ev, action, p)
     elif kind == Task.BENEFIT_CHOICE:
-        fa.benefit_choice(s, k, action, p, b)
+        benefits.benefit_choice(s, k, ev, action, p, b)
     elif kind == Task.TEMP_FAVOR:
-        if action == k[K.A_TEMP_FAVOR]:
-            s.meta[Meta.TEMP_FAVOR] = p
+        benefits.temporary_favor(s, k, action, p)
     elif kind == Task.BUY_LEGION:
-        fa.buy_legion(s, k, action, p)
+        benefits.buy_legion(s, k, action, p)
     elif kind == Task.CHARIOT_PLACE:
         ch.chariot_place(s, k, ev, action, p)
 
@@ -215,8 +216,10 @@ def forced_in_public(s, k, kind, p, b, only):
         return only == k[K.A_COMMIT]       # how many cards were picked is public, which ones not
     if kind == Task.SACRIFICE:
         return hand == 0
-    if kind == Task.MARS_PAIR or kind == Task.TAKEOVER_SET:
-        return hand < 2                    # no pair and no set without two cards
+    if kind == Task.MARS_PAIR:
+        return hand < 2                    # no pair without two cards
+    if kind == Task.TAKEOVER_SET:
+        return hand < k[K.MIN_SET]
     if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
         return b == 0                      # the first digit's range follows from p's denarii alone
     return True

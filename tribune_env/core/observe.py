@@ -11,7 +11,9 @@ from ..observation import SLOT_FEATURES, Seg
 from ..state import LAURELS, LEGIONS, MARKERS, MONEY, TILE, ETERNAL, Meta, Status
 from ..tasks import Task
 from .bids import bid_position
-from .common import objective, top_task
+from .common import top_task
+from .scoring import objective
+from .visibility import sees_slot
 
 P, C, F, V = 5, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
 
@@ -104,7 +106,7 @@ def observe(buf, k, seg, template, observer, out):
         at = seg[Seg.slots] + slot * SLOT_FEATURES
         if card >= 0:
             out[at] = 1
-            if s.slot_up[slot] or (slot == pantheon and s.pantheon_seen[observer]):
+            if sees_slot(k, s.slot_up, s.pantheon_seen, observer, slot):
                 out[at + 1 + card // V] = 1
                 out[at + 1 + F] = card % V
 

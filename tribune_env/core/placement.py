@@ -104,17 +104,3 @@ def place(s, k, ev, action, p):
             if s.slot_card[slot] >= 0:
                 push(s, Task.ATRIUM_FLIP, p)  # before the next follower is placed
                 break
-
-
-@njit(**JIT)
-def mask_atrium_flip(s, k, m):
-    for i in range(k[K.SL + PANTHEON] - k[K.SL + ATRIUM]):
-        m[k[K.A_ATRIUM] + i] = s.slot_card[k[K.SL + ATRIUM] + i] >= 0
-
-
-@njit(**JIT)
-def atrium_flip(s, k, action):
-    """The player on "1." turns all Atrium cards but the chosen one face up."""
-    hide = k[K.SL + ATRIUM] + action - k[K.A_ATRIUM]
-    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
-        s.slot_up[slot] = s.slot_card[slot] >= 0 and slot != hide

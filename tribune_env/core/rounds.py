@@ -1,4 +1,4 @@
-"""Setup discards, Phase 1 (card placement), drawing, the cesura magna, the end of a round."""
+"""Setup discards, Phase 1 (dealing the card fields), drawing, the cesura magna, the end of a round."""
 import numpy as np
 from numba import njit
 
@@ -6,7 +6,8 @@ from ..data import ATRIUM, LATRINE, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES, PA
 from ..kernel import JIT, K, shuffle
 from ..state import Meta, Status
 from ..tasks import Task
-from .common import discard, discard_all, draw_card, push, reshuffle, say, scores, start_order, value_sum
+from .common import discard, discard_all, draw_card, push, reshuffle, say, start_order
+from .scoring import finish
 from .events import Ev
 
 
@@ -80,24 +81,6 @@ def deal(s, k, ev, slot, retry):
 
 
 @njit(**JIT)
-def deal_curia(s, k, ev, stack, retry):
-    """One more card on a stack, until its sum reaches the threshold or a leader lies on it."""
-    card = draw_card(s, k, ev, Task.DEAL_CURIA, stack, 0, retry)
-    if card < 0:
-        return
-    s.curia[stack, card] += 1
-    if card % NUM_VALUES != 0 and value_sum(s.curia[stack]) < k[K.CURIA_SUM]:
-        push(s, Task.DEAL_CURIA, stack)
-
-
-@njit(**JIT)
-def deal_catacombs(s, k, ev, retry):
-    card = draw_card(s, k, ev, Task.DEAL_CATACOMBS, 0, 0, retry)
-    if card >= 0:
-        s.catacombs[card] += 1
-
-
-@njit(**JIT)
 def draw(s, k, ev, p, retry):
     card = draw_card(s, k, ev, Task.DRAW, p, 0, retry)
     if card >= 0:
@@ -107,10 +90,10 @@ def draw(s, k, ev, p, retry):
 
 @njit(**JIT)
 def cesura_sets(s, k, ev):
-    """Sets of 4+ lose their two lowest cards, 3-card sets their lowest; then reshuffle."""
+    """Displayed sets lose their lowest cards, at most two and never below the minimum set
+    (rulebook: sets of 4+ lose two, 3-card sets one); then reshuffle."""
     for f in range(NUM_FACTIONS):
-        size = s.sets[f].sum()
-        lose = 2 if size >= 4 else (1 if size == 3 else 0)
+        lose = max(0, min(s.sets[f].sum() - k[K.MIN_SET], k[K.CESURA_SET_LOSSES]))
         for _ in range(lose):
             v = 0
             while s.sets[f, v] == 0:
@@ -120,26 +103,6 @@ def cesura_sets(s, k, ev):
         if lose:
             say(k, ev, Ev.SET_LOSES, f, lose)
     reshuffle(s, k, ev)
-
-
-@njit(**JIT)
-def finish(s, k, ev):
-    """End of the round in which someone declared: the highest score among declarers wins."""
-    points = scores(s, k)
-    n = k[K.N]
-    if k[K.VICTORY]:
-        best = -1
-        for p in range(n):
-            if s.declared[p] >= 0 and (best < 0 or points[p] > points[best]
-                                       or (points[p] == points[best] and s.declared[p] < s.declared[best])):
-                best = p
-        s.winner[best] = 1
-    else:
-        top = points.max()
-        for p in range(n):
-            s.winner[p] = points[p] == top
-    s.meta[Meta.STATUS] = Status.TERMINATED
-    say(k, ev, Ev.GAME_OVER, s.meta[Meta.ROUND])
 
 
 @njit(**JIT)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.batch import actors, observe_batch, step_batch
+from ..core.batched import actors, observe_batch, step_batch
 from ..core.events import CAPACITY, WIDTH
 from ..data import DEFAULT_DATA, MAX_PLAYERS
 from ..engine import Game

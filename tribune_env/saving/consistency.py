@@ -49,7 +49,7 @@ def _takeover_gain(g, f: int) -> np.ndarray:
         money={VESTALS: d.vestal_denarii, PATRICIANS: d.scipio_denarii}.get(f, 0),
         laurels=d.first_control_laurels + {LEGATES: d.legate_laurels + d.varus_laurels,
                                            PATRICIANS: d.patrician_laurels, SENATORS: d.senator_laurels}.get(f, 0),
-        legions={GLADIATORS: d.gladiator_legions + d.spartacus_legions, PRAETORIANS: 1}.get(f, 0),
+        legions={GLADIATORS: d.gladiator_legions + d.spartacus_legions, PRAETORIANS: d.tigellinus_legions}.get(f, 0),
         reshuffles={PRAETORIANS: 2, PLEBEIANS: 4}.get(f, 0))     # 2 a draw: (DRAW, TB / Agrippa)
 
 
@@ -58,8 +58,9 @@ def _benefit_gain(g, f: int) -> np.ndarray:
     d = g.data
     return _amount_vector(money=d.plebeian_benefit_denarii if f == PLEBEIANS else 0,
                           laurels=d.vestal_benefit_laurels if f == VESTALS else 0,
-                          legions=1 if f in (PRAETORIANS, LEGATES) else 0,
-                          reshuffles={GLADIATORS: 2, LEGATES: 2, PLEBEIANS: 2, SENATORS: 4}.get(f, 0))
+                          legions={PRAETORIANS: d.praetorian_benefit_legions, LEGATES: 1}.get(f, 0),
+                          reshuffles={GLADIATORS: 2, LEGATES: 2, PLEBEIANS: 2,
+                                      SENATORS: 2 * d.senator_benefit_cards}.get(f, 0))
 
 
 def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
@@ -112,11 +113,13 @@ def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
     if kind == T.LEADER:
         return _amount_vector(money=d.scipio_denarii if b == PATRICIANS else 0,
                               laurels=d.varus_laurels if b == LEGATES else 0,
-                              legions={GLADIATORS: d.spartacus_legions, PRAETORIANS: 1}.get(b, 0),
+                              legions={GLADIATORS: d.spartacus_legions, PRAETORIANS: d.tigellinus_legions}.get(b, 0),
                               reshuffles=2 if b == PLEBEIANS else 0)
     if kind == T.AGRIPPA:
         return _amount_vector(reshuffles=2)
-    if kind in (T.TIGELLINUS, T.BUY_LEGION):
+    if kind == T.TIGELLINUS:
+        return _amount_vector(legions=g.data.tigellinus_legions)
+    if kind == T.BUY_LEGION:
         return _amount_vector(legions=1)
     if kind == T.PHASE5:
         return sum((_benefit_gain(g, f) for f in range(NUM_FACTIONS)), _amount_vector())
@@ -254,8 +257,8 @@ def check_factions(g):
     pending_laurel = {r[2] for r in pending_tasks(g, Task.MARKER_LAUREL)}
     for f in range(NUM_FACTIONS):
         size, owner = int(g.state.sets[f].sum()), int(g.state.controller[f])
-        if (owner >= 0) != (size > 0) or 0 < size < 2:
-            fail(f"faction {f}: a displayed set (sets) needs a controller and 2+ cards")
+        if (owner >= 0) != (size > 0) or 0 < size < g.data.min_set:
+            fail(f"faction {f}: a displayed set (sets) needs a controller and {g.data.min_set}+ cards")
         if not g.state.first_laurel[f] and not g.state.markers[:, f].any():
             fail(f"{FACTIONS[f]}: the first-control laurel is gone but nobody holds its marker")
         if owner >= 0 and f not in pending_laurel and (g.state.first_laurel[f] or not g.state.markers[owner, f]):

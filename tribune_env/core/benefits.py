@@ -1,0 +1,274 @@
+"""The factions' benefits (rulebook, "The Factions"): one function per take-over benefit and per
+faction benefit, named after its faction, that says what it gives (a gains vector, ``Gain``).
+
+The engine applies those gains (``common.receive``) and the agents price the same vectors, so
+each benefit is stated once. Phase 5 and the decisions benefits bring (the assassin, the
+Legates' legion, the temporary favor) are here too.
+"""
+import numpy as np
+from numba import njit
+
+from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, NUM_VALUES, PATRICIANS, PLEBEIANS, PRAETORIANS, SENATORS, VESTALS
+from ..kernel import JIT, K
+from ..state import ETERNAL, LEGIONS, MONEY, NO_TILE, SCROLL, TILE, TRIBUNE, Meta
+from ..tasks import Task
+from .common import Gain, discard, gains, push, receive, say, value_sum
+from .events import Ev
+
+V = NUM_VALUES
+
+
+# ------------------------------------------------------------------ take-over benefits
+@njit(**JIT)
+def gladiators_takeover_benefit(k):
+    """One legion."""
+    return gains(Gain.LEGIONS, k[K.GLADIATOR_LEGIONS])
+
+
+@njit(**JIT)
+def legates_takeover_benefit(k):
+    """Two laurel wreaths."""
+    return gains(Gain.LAURELS, k[K.LEGATE_LAURELS])
+
+
+@njit(**JIT)
+def praetorians_takeover_benefit(k):
+    """One card from the draw pile."""
+    return gains(Gain.CARDS, 1)
+
+
+@njit(**JIT)
+def plebeians_takeover_benefit(k):
+    """One card from the draw pile, and an assassin."""
+    g = gains(Gain.CARDS, 1)
+    g[Gain.DECISION] = Task.ASSASSIN
+    return g
+
+
+@njit(**JIT)
+def patricians_takeover_benefit(k):
+    """One laurel wreath."""
+    return gains(Gain.LAURELS, k[K.PATRICIAN_LAURELS])
+
+
+@njit(**JIT)
+def vestals_takeover_benefit(k):
+    """5 denarii from the stock."""
+    return gains(Gain.DENARII, k[K.VESTAL_DENARII])
+
+
+@njit(**JIT)
+def senators_takeover_benefit(k):
+    """One laurel wreath."""
+    return gains(Gain.LAURELS, k[K.SENATOR_LAURELS])
+
+
+@njit(**JIT)
+def takeover_benefit_gains(k, f):
+    """What the new controller of f receives (a query the agents share)."""
+    if f == GLADIATORS:
+        return gladiators_takeover_benefit(k)
+    if f == LEGATES:
+        return legates_takeover_benefit(k)
+    if f == PRAETORIANS:
+        return praetorians_takeover_benefit(k)
+    if f == PLEBEIANS:
+        return plebeians_takeover_benefit(k)
+    if f == PATRICIANS:
+        return patricians_takeover_benefit(k)
+    if f == VESTALS:
+        return vestals_takeover_benefit(k)
+    return senators_takeover_benefit(k)
+
+
+@njit(**JIT)
+def takeover_benefit(s, k, ev, p, f):
+    receive(s, k, ev, p, takeover_benefit_gains(k, f))
+
+
+# ------------------------------------------------------------------ faction benefits (Phase 5)
+@njit(**JIT)
+def gladiators_benefit(s, k, p, i):
+    """The denarii on the Colosseum; or one card and an assassin."""
+    if i == 0:
+        g = gains(Gain.DENARII, s.meta[Meta.COLOSSEUM])
+        g[Gain.FROM_COLOSSEUM] = 1
+        return g
+    g = gains(Gain.CARDS, 1)
+    g[Gain.DECISION] = Task.ASSASSIN
+    return g
+
+
+@njit(**JIT)
+def legates_benefit(s, k, p, i):
+    """A scroll (to a player without one); or one card and the right to buy a legion."""
+    if i == 0:
+        return gains(Gain.TILE, SCROLL)
+    g = gains(Gain.CARDS, 1)
+    g[Gain.DECISION] = Task.BUY_LEGION
+    return g
+
+
+@njit(**JIT)
+def praetorians_benefit(k):
+    """One legion."""
+    return gains(Gain.LEGIONS, k[K.PRAETORIAN_LEGIONS])
+
+
+@njit(**JIT)
+def plebeians_benefit(s, k, p, i):
+    """One card and two denarii; or a tribune, with a scroll and control of the Patricians."""
+    if i == 0:
+        g = gains(Gain.CARDS, 1)
+        g[Gain.DENARII] = k[K.PLEBEIAN_DENARII]
+        return g
+    return gains(Gain.TILE, TRIBUNE)
+
+
+@njit(**JIT)
+def patricians_benefit():
+    """The proconsul: one more follower next round, while the player still controls the Patricians."""
+    return gains(Gain.PROCONSUL, 1)
+
+
+@njit(**JIT)
+def vestals_benefit(s, k, p, i):
+    """One laurel and the temporary favor (without eternal favor); or a tribune, with a scroll
+    and control of the Senators."""
+    if i == 0:
+        g = gains(Gain.LAURELS, k[K.VESTAL_LAURELS])
+        if not s.res[p, ETERNAL] and s.meta[Meta.TEMP_FAVOR] != p:
+            g[Gain.DECISION] = Task.TEMP_FAVOR
+        return g
+    return gains(Gain.TILE, TRIBUNE)
+
+
+@njit(**JIT)
+def senators_benefit(s, k, p, i):
+    """A scroll (to a player without one); or two cards."""
+    if i == 0:
+        return gains(Gain.TILE, SCROLL)
+    return gains(Gain.CARDS, k[K.SENATOR_CARDS])
+
+
+@njit(**JIT)
+def benefit_options(f):
+    """How many options f's faction benefit offers: one is received without a decision."""
+    return 1 if f == PRAETORIANS or f == PATRICIANS else 2
+
+
+@njit(**JIT)
+def benefit_open(s, p, f, i):
+    """Whether option i of f's faction benefit is open to p (a query the agents share)."""
+    tile = s.res[p, TILE]
+    if i == 0:
+        return tile == NO_TILE if (f == LEGATES or f == SENATORS) else True
+    if f == PLEBEIANS:
+        return tile == SCROLL and s.controller[PATRICIANS] == p
+    if f == VESTALS:
+        return tile == SCROLL and s.controller[SENATORS] == p
+    return True
+
+
+@njit(**JIT)
+def benefit_gains(s, k, p, f, i):
+    """What option i of f's faction benefit gives p (a query the agents share)."""
+    if f == GLADIATORS:
+        return gladiators_benefit(s, k, p, i)
+    if f == LEGATES:
+        return legates_benefit(s, k, p, i)
+    if f == PRAETORIANS:
+        return praetorians_benefit(k)
+    if f == PLEBEIANS:
+        return plebeians_benefit(s, k, p, i)
+    if f == PATRICIANS:
+        return patricians_benefit()
+    if f == VESTALS:
+        return vestals_benefit(s, k, p, i)
+    return senators_benefit(s, k, p, i)
+
+
+@njit(**JIT)
+def phase5(s):
+    s.meta[Meta.PHASE] = 5
+    s.field_owner[:] = -1
+    push(s, Task.PHASE6)
+    for f in range(NUM_FACTIONS - 1, -1, -1):
+        push(s, Task.FACTION_BENEFIT, f)
+
+
+@njit(**JIT)
+def faction_benefit(s, k, ev, f):
+    """The controller of f receives its benefit, or chooses an option."""
+    p = s.controller[f]
+    if p < 0:
+        return
+    if benefit_options(f) == 1:
+        receive(s, k, ev, p, benefit_gains(s, k, p, f, 0))
+    else:
+        push(s, Task.BENEFIT_CHOICE, p, f)
+
+
+CHOICE_OFFSET = np.array([0, 2, -1, 4, -1, 6, 8])   # first option of each faction with a choice
+
+
+@njit(**JIT)
+def mask_benefit(s, k, m, p, f):
+    first = k[K.A_BENEFIT] + CHOICE_OFFSET[f]
+    for i in range(benefit_options(f)):
+        m[first + i] = benefit_open(s, p, f, i)
+
+
+@njit(**JIT)
+def benefit_choice(s, k, ev, action, p, f):
+    receive(s, k, ev, p, benefit_gains(s, k, p, f, action - k[K.A_BENEFIT] - CHOICE_OFFSET[f]))
+
+
+# ------------------------------------------------------------------ decisions benefits bring
+@njit(**JIT)
+def mask_assassin(s, k, m):
+    """Any displayed set of at least ``assassin_min_set`` cards, the player's own included."""
+    for f in range(NUM_FACTIONS):
+        m[k[K.A_ASSASSIN] + f] = s.sets[f].sum() >= k[K.ASSASSIN_MIN_SET]
+    m[k[K.A_DECLINE]] = 1
+
+
+@njit(**JIT)
+def assassin(s, k, ev, action):
+    """Remove the highest-value card of the targeted set; its owner keeps control."""
+    if action == k[K.A_DECLINE]:
+        return
+    f = action - k[K.A_ASSASSIN]
+    v = V - 1
+    while s.sets[f, v] == 0:
+        v -= 1
+    s.sets[f, v] -= 1
+    discard(s, f * V + v, True)
+    say(k, ev, Ev.ASSASSIN, f, f * V + v)
+
+
+@njit(**JIT)
+def mask_buy_legion(s, k, m, p):
+    """A legion for the sum of the player's displayed Legate set."""
+    m[k[K.A_BUY_LEGION]] = s.res[p, MONEY] >= value_sum(s.sets[LEGATES])
+    m[k[K.A_DECLINE]] = 1
+
+
+@njit(**JIT)
+def buy_legion(s, k, action, p):
+    if action == k[K.A_BUY_LEGION]:
+        s.res[p, MONEY] -= value_sum(s.sets[LEGATES])
+        s.res[p, LEGIONS] += 1
+
+
+@njit(**JIT)
+def mask_temporary_favor(s, k, m):
+    """Take the temporary favor of the gods, or leave it."""
+    m[k[K.A_TEMP_FAVOR]] = 1
+    m[k[K.A_DECLINE]] = 1
+
+
+@njit(**JIT)
+def temporary_favor(s, k, action, p):
+    if action == k[K.A_TEMP_FAVOR]:
+        s.meta[Meta.TEMP_FAVOR] = p

@@ -1,0 +1,54 @@
+"""Region VI, the Catacombs: a pile dealt face down; each occupant in turn examines it and may buy a card."""
+from numba import njit
+
+from ..data import CATACOMBS, NUM_CARD_TYPES
+from ..kernel import JIT, K
+from ..state import MONEY, Meta
+from ..tasks import Task
+from .common import discard_all, draw_card, push, say
+from .events import Ev
+
+
+@njit(**JIT)
+def deal_catacombs(s, k, ev, retry):
+    card = draw_card(s, k, ev, Task.DEAL_CATACOMBS, 0, 0, retry)
+    if card >= 0:
+        s.catacombs[card] += 1
+
+
+@njit(**JIT)
+def catacombs(s, k, i):
+    p = s.space_owner[k[K.SP + CATACOMBS] + i]
+    if p >= 0 and s.catacombs.sum() > 0:
+        s.catacombs_seen[p] = s.catacombs     # it examines the pile; others see nothing
+        push(s, Task.CATACOMBS_CHOICE, p, i)
+
+
+@njit(**JIT)
+def mask_catacombs(s, k, m, p, i):
+    if s.res[p, MONEY] >= k[K.CATACOMB_PRICES + i]:
+        for c in range(NUM_CARD_TYPES):
+            m[k[K.A_TAKE] + c] = s.catacombs[c] > 0
+    m[k[K.A_DECLINE]] = 1
+
+
+@njit(**JIT)
+def catacombs_choice(s, k, ev, action, p, i):
+    """Buy one examined card; the price goes to the Colosseum."""
+    if action == k[K.A_DECLINE]:
+        return
+    price = k[K.CATACOMB_PRICES + i]
+    code = action - k[K.A_TAKE]
+    s.res[p, MONEY] -= price
+    s.meta[Meta.COLOSSEUM] += price
+    s.catacombs[code] -= 1
+    s.catacombs_seen[p, code] -= 1      # p knows the pile without the card it took
+    s.hand[p, code] += 1
+    say(k, ev, Ev.CATACOMBS, p, price)
+
+
+@njit(**JIT)
+def catacombs_end(s):
+    discard_all(s, s.catacombs, False)
+    s.catacombs[:] = 0
+    s.catacombs_seen[:] = 0

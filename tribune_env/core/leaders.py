@@ -1,0 +1,144 @@
+"""The seven leaders (rulebook, "The Factions"): one function per leader, named after him or her,
+that says what a winning take-over set with the leader gives (a gains vector, ``Gain``), and
+the decisions three of them bring. The engine applies the gains (``common.receive``); the
+agents price them.
+"""
+from numba import njit
+
+from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, PATRICIANS, PLEBEIANS, PRAETORIANS, VESTALS
+from ..kernel import JIT, K
+from ..state import NO_TILE, SCROLL, TILE
+from ..tasks import Task
+from .common import Gain, discard_from_hand, gain_marker, gains, mask_any_discard, receive, say
+from .events import Ev
+
+
+@njit(**JIT)
+def spartacus(s, k, p):
+    """Gladiators: one more legion."""
+    return gains(Gain.LEGIONS, k[K.SPARTACUS_LEGIONS])
+
+
+@njit(**JIT)
+def varus(s, k, p):
+    """Legates: one more laurel wreath."""
+    return gains(Gain.LAURELS, k[K.VARUS_LAURELS])
+
+
+@njit(**JIT)
+def gaius_tigellinus(s, k, p):
+    """Praetorians: the player may discard a card for a legion (``tigellinus_legions``)."""
+    g = gains()
+    if s.hand[p].sum() > 0:
+        g[Gain.DECISION] = Task.TIGELLINUS
+    return g
+
+
+@njit(**JIT)
+def agrippa(s, k, p):
+    """Plebeians: a scroll (to a player without one) or one card, as the player chooses."""
+    g = gains()
+    g[Gain.DECISION] = Task.AGRIPPA
+    return g
+
+
+@njit(**JIT)
+def scipio_africanus(s, k, p):
+    """Patricians: 10 denarii from the stock."""
+    return gains(Gain.DENARII, k[K.SCIPIO_DENARII])
+
+
+@njit(**JIT)
+def aquilia_severa(s, k, p):
+    """Vestal Virgins: the eternal favor of the gods, kept when the Vestals are lost."""
+    return gains(Gain.ETERNAL, 1)
+
+
+@njit(**JIT)
+def cato_the_elder(s, k, p):
+    """Senators: a faction marker of the player's choice that it does not hold yet."""
+    g = gains()
+    if s.markers[p].sum() < NUM_FACTIONS:
+        g[Gain.DECISION] = Task.CATO
+    return g
+
+
+@njit(**JIT)
+def leader_gains(s, k, p, f):
+    """What the leader of f in p's winning set gives p."""
+    if f == GLADIATORS:
+        return spartacus(s, k, p)
+    if f == LEGATES:
+        return varus(s, k, p)
+    if f == PRAETORIANS:
+        return gaius_tigellinus(s, k, p)
+    if f == PLEBEIANS:
+        return agrippa(s, k, p)
+    if f == PATRICIANS:
+        return scipio_africanus(s, k, p)
+    if f == VESTALS:
+        return aquilia_severa(s, k, p)
+    return cato_the_elder(s, k, p)
+
+
+@njit(**JIT)
+def leader(s, k, ev, p, f):
+    say(k, ev, Ev.LEADER, p, f)
+    receive(s, k, ev, p, leader_gains(s, k, p, f))
+
+
+# ------------------------------------------------------------------ Gaius Tigellinus' trade
+@njit(**JIT)
+def tigellinus_reward(k):
+    """What the card discarded for Gaius Tigellinus brings (a query the agents share)."""
+    return gains(Gain.LEGIONS, k[K.TIGELLINUS_LEGIONS])
+
+
+@njit(**JIT)
+def mask_tigellinus(s, k, m, p):
+    """Any card of the hand, or decline."""
+    mask_any_discard(s, k, m, p)
+
+
+@njit(**JIT)
+def tigellinus_trade(s, k, ev, action, p):
+    if action != k[K.A_DECLINE]:
+        discard_from_hand(s, p, action - k[K.A_DISCARD])
+        receive(s, k, ev, p, tigellinus_reward(k))
+
+
+# ------------------------------------------------------------------ Agrippa's choice
+@njit(**JIT)
+def agrippa_open(s, p, i):
+    """Whether Agrippa's option i (0: a scroll, 1: a card) is open to p."""
+    return s.res[p, TILE] == NO_TILE if i == 0 else True
+
+
+@njit(**JIT)
+def agrippa_option(i):
+    """What Agrippa's option i gives (a query the agents share)."""
+    return gains(Gain.TILE, SCROLL) if i == 0 else gains(Gain.CARDS, 1)
+
+
+@njit(**JIT)
+def mask_agrippa(s, k, m, p):
+    for i in range(2):
+        m[k[K.A_AGRIPPA] + i] = agrippa_open(s, p, i)
+
+
+@njit(**JIT)
+def agrippa_choice(s, k, ev, action, p):
+    receive(s, k, ev, p, agrippa_option(action - k[K.A_AGRIPPA]))
+
+
+# ------------------------------------------------------------------ Cato the Elder's marker
+@njit(**JIT)
+def mask_cato(s, k, m, p):
+    """Any faction marker the player does not hold."""
+    for f in range(NUM_FACTIONS):
+        m[k[K.A_MARKER] + f] = s.markers[p, f] == 0
+
+
+@njit(**JIT)
+def cato_marker(s, k, ev, action, p):
+    gain_marker(s, k, ev, p, action - k[K.A_MARKER])

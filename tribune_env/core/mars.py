@@ -1,0 +1,76 @@
+"""Region VIII, the Field of Mars: pairs laid face down, a laurel each, one more for the single best."""
+from numba import njit
+
+from ..data import MARS, NUM_CARD_TYPES, NUM_VALUES
+from ..kernel import JIT, K
+from ..state import LAURELS
+from ..tasks import Task
+from .common import discard_all, push, say, value_sum
+from .events import Ev
+
+
+@njit(**JIT)
+def mars(s, k):
+    push(s, Task.MARS_RESOLVE)
+    for i in range(k[K.SP_END] - k[K.SP + MARS] - 1, -1, -1):
+        p = s.space_owner[k[K.SP + MARS] + i]
+        if p >= 0:
+            push(s, Task.MARS_PAIR, p, i)
+
+
+@njit(**JIT)
+def mask_mars(s, k, m, p):
+    """A pair of one faction, built card by card; commit with two cards; decline any time."""
+    chosen = s.build.sum()
+    add = k[K.A_ADD]
+    if chosen == 2:
+        m[k[K.A_COMMIT]] = 1
+    elif chosen == 1:
+        first = 0
+        while s.build[first] == 0:
+            first += 1
+        f0 = first - first % NUM_VALUES
+        for c in range(f0, f0 + NUM_VALUES):
+            m[add + c] = s.hand[p, c] > s.build[c]
+    else:
+        for f in range(NUM_CARD_TYPES // NUM_VALUES):
+            f0 = f * NUM_VALUES
+            if s.hand[p, f0:f0 + NUM_VALUES].sum() >= 2:
+                for c in range(f0, f0 + NUM_VALUES):
+                    m[add + c] = s.hand[p, c] > 0
+    m[k[K.A_DECLINE]] = 1
+
+
+@njit(**JIT)
+def mars_pair(s, k, action, p, i):
+    if action == k[K.A_COMMIT]:
+        s.hand[p] -= s.build                  # laid face down until every pair is in
+        s.mars_pairs[i] = s.build
+        s.build[:] = 0
+    elif action == k[K.A_DECLINE]:
+        s.build[:] = 0
+    else:
+        s.build[action - k[K.A_ADD]] += 1
+        push(s, Task.MARS_PAIR, p, i)
+
+
+@njit(**JIT)
+def mars_resolve(s, k, ev):
+    """Each pair earns a laurel; the single highest pair sum earns one more (clarifications §4)."""
+    best, leader, tied = -1, -1, False
+    for i in range(s.mars_pairs.shape[0]):
+        if s.mars_pairs[i].sum() != 2:
+            continue
+        p = s.space_owner[k[K.SP + MARS] + i]
+        total = value_sum(s.mars_pairs[i])
+        s.res[p, LAURELS] += k[K.MARS_LAUREL]
+        say(k, ev, Ev.MARS_PAIR, p, total)
+        if total > best:
+            best, leader, tied = total, p, False
+        elif total == best and p != leader:
+            tied = True
+    if leader >= 0 and not tied:
+        s.res[leader, LAURELS] += k[K.MARS_BONUS]
+    for i in range(s.mars_pairs.shape[0]):
+        discard_all(s, s.mars_pairs[i], True)
+    s.mars_pairs[:] = 0

@@ -1,0 +1,142 @@
+"""Phase 4, the take-overs (rulebook, "Faction Take-Overs"): sets played from the faction fields.
+
+``rivals`` and ``takes_over`` are the rule of strength, which the engine's masks and the agents share.
+"""
+from numba import njit
+
+from ..data import NUM_FACTIONS, NUM_VALUES, VESTALS
+from ..kernel import JIT, K
+from ..state import LAURELS, Meta
+from ..tasks import Task
+from .common import discard, discard_set, gain_marker, lose_control_of_vestals, push, say, value_sum
+from .events import Ev
+
+V = NUM_VALUES
+
+
+@njit(**JIT)
+def phase4(s):
+    """Followers leave the regions; take-overs follow in board order."""
+    s.space_owner[:] = -1
+    s.meta[Meta.PHASE] = 4
+    push(s, Task.PHASE5)
+    for f in range(NUM_FACTIONS - 1, -1, -1):
+        push(s, Task.TAKEOVER, f)
+
+
+@njit(**JIT)
+def takeover(s, f):
+    """Space "2" plays first; "1" may then beat both the controller and "2" (rulebook)."""
+    first, second = s.field_owner[f, 0], s.field_owner[f, 1]
+    if first < 0:
+        return
+    push(s, Task.TAKEOVER_SET, first, f, 1)
+    if second >= 0:
+        push(s, Task.TAKEOVER_SET, second, f, 2)
+
+
+@njit(**JIT)
+def beats(count, total, rival_count, rival_total):
+    """A set beats another with more cards or a higher sum of values."""
+    return count > rival_count or total > rival_total
+
+
+@njit(**JIT)
+def rivals(s, f, role):
+    """(count, sum) of the sets a take-over of f from field space `role` must beat: the
+    controller's, and from space "1" the set of "2"; (-1, -1) where there is none."""
+    controlled = s.controller[f] >= 0
+    challenged = role == 1 and s.meta[Meta.CHALLENGER] >= 0
+    return (s.sets[f].sum() if controlled else -1, value_sum(s.sets[f]) if controlled else -1,
+            s.challenger.sum() if challenged else -1, value_sum(s.challenger) if challenged else -1)
+
+
+@njit(**JIT)
+def takes_over(k, count, total, rival):
+    """Whether `count` cards summing `total` win against `rival` (see ``rivals``): a set has at
+    least ``min_set`` cards and beats every rival set."""
+    return (count >= k[K.MIN_SET] and (rival[0] < 0 or beats(count, total, rival[0], rival[1]))
+            and (rival[2] < 0 or beats(count, total, rival[2], rival[3])))
+
+
+@njit(**JIT)
+def mask_takeover(s, k, m, p, f, role):
+    """Add cards of the faction while a winning set can still be made; commit a winning set."""
+    f0 = f * V
+    hand = s.hand[p, f0:f0 + V]
+    build = s.build[f0:f0 + V]
+    rival = rivals(s, f, role)
+    if takes_over(k, hand.sum(), value_sum(hand), rival):
+        for v in range(V):
+            m[k[K.A_ADD] + f0 + v] = hand[v] > build[v]
+        m[k[K.A_COMMIT]] = takes_over(k, build.sum(), value_sum(build), rival)
+    m[k[K.A_DECLINE]] = 1
+
+
+@njit(**JIT)
+def takeover_set(s, k, ev, action, p, f, role):
+    f0 = f * V
+    if action != k[K.A_COMMIT] and action != k[K.A_DECLINE]:
+        s.build[action - k[K.A_ADD]] += 1
+        push(s, Task.TAKEOVER_SET, p, f, role)
+        return
+    played = s.build[f0:f0 + V].copy()
+    s.build[:] = 0
+    challenger = s.meta[Meta.CHALLENGER]
+    if action == k[K.A_COMMIT]:
+        s.hand[p, f0:f0 + V] -= played
+        if role == 2:
+            s.challenger[:] = played
+            s.meta[Meta.CHALLENGER] = p
+            say(k, ev, Ev.CHALLENGE, p, f, played.sum(), value_sum(played))
+            return
+        take_over(s, k, ev, f, p, played)
+        if challenger >= 0:
+            push(s, Task.PENALTY, challenger, f)   # before the new controller's benefits
+    elif role == 1 and challenger >= 0:
+        take_over(s, k, ev, f, challenger, s.challenger.copy())
+        s.challenger[:] = 0
+        s.meta[Meta.CHALLENGER] = -1
+
+
+@njit(**JIT)
+def take_over(s, k, ev, f, p, played):
+    """p displays `played` and controls f; the beaten set is discarded."""
+    old = s.controller[f]
+    if old >= 0:
+        discard_set(s, f, s.sets[f])
+        if f == VESTALS:
+            lose_control_of_vestals(s, k, ev, old)
+    s.sets[f] = played
+    s.controller[f] = p
+    say(k, ev, Ev.TAKEOVER, p, f, played.sum(), value_sum(played))
+    if played[0]:
+        push(s, Task.LEADER, p, f)
+    push(s, Task.MARKER_LAUREL, p, f)
+    push(s, Task.TAKEOVER_BENEFIT, p, f)
+
+
+@njit(**JIT)
+def mask_penalty(s, k, m, f):
+    for v in range(V):
+        m[k[K.A_DISCARD] + f * V + v] = s.challenger[v] > 0
+
+
+@njit(**JIT)
+def penalty(s, k, action, p, f):
+    """The beaten "2" player takes its set back, less one card of its choice."""
+    code = action - k[K.A_DISCARD]
+    s.challenger[code % V] -= 1
+    discard(s, code, True)
+    s.hand[p, f * V:(f + 1) * V] += s.challenger
+    s.challenger[:] = 0
+    s.meta[Meta.CHALLENGER] = -1
+
+
+@njit(**JIT)
+def marker_laurel(s, k, ev, p, f):
+    gain_marker(s, k, ev, p, f)
+    if s.first_laurel[f]:
+        s.first_laurel[f] = 0
+        s.res[p, LAURELS] += k[K.FIRST_LAURELS]
+        say(k, ev, Ev.FIRST_LAUREL, p, f)
