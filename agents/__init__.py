@@ -4,6 +4,7 @@ Specs, as the command line takes them: ``random``, ``heuristic``, ``ismcts`` wit
 (``ismcts:seconds=0.25``, ``ismcts:iterations=400``), and ``model:PATH`` for a trained
 stable-baselines3 / sb3-contrib policy saved as a .zip.
 """
+
 from __future__ import annotations
 
 import importlib

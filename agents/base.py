@@ -6,6 +6,7 @@ action mask and a :class:`tribune_env.PlayerView` (its seat, the action labels a
 starts a new game, reseeding the agent's own generator so that games are reproducible.
 Any agent is also an opponent policy for :class:`tribune_env.envs.SingleAgentEnv`.
 """
+
 from __future__ import annotations
 
 import numpy as np

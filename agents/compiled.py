@@ -3,6 +3,7 @@
 The cache key covers these files and the engine's key, since the agents' compiled code
 calls the engine's (see :mod:`tribune_env.jit`).
 """
+
 from pathlib import Path
 
 from tribune_env.jit import ENGINE_KEY, JIT, compiler, source_key

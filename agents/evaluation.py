@@ -33,12 +33,14 @@ A player's *row* (:data:`ROW`) holds what the potential reads; a *change* (:data
 is a hypothetical gain added to a row (:func:`changed`), so agents can price what an action
 brings: :func:`potential` gives one player's potential, optionally after such a change.
 """
+
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
+from tribune_env.core.scoring import points
 from tribune_env.data import (
     LEGATES,
     NUM_FACTIONS,
@@ -49,33 +51,42 @@ from tribune_env.data import (
     VESTALS,
     Objective,
 )
-from tribune_env.core.scoring import points
 from tribune_env.kernel import K, views
 from tribune_env.state import SCROLL, TRIBUNE, Meta, Status
 
 from .compiled import JIT, njit
 
-VICTORY_WEIGHT = 30.0       # points for the whole way from nothing to meeting the victory card
-LEAD_SCALE = 10.0           # points of lead that make tanh(1) = 0.76
-UNMET = 0.8                 # an objective half-way counts 0.4: meeting it is worth a jump
-SPARE = 0.2                 # weight of the objectives beyond the best `need`
-OBLIGATORY = 2.0            # the obligatory objective counts twice: no win without it
+VICTORY_WEIGHT = 30.0  # points for the whole way from nothing to meeting the victory card
+LEAD_SCALE = 10.0  # points of lead that make tanh(1) = 0.76
+UNMET = 0.8  # an objective half-way counts 0.4: meeting it is worth a jump
+SPARE = 0.2  # weight of the objectives beyond the best `need`
+OBLIGATORY = 2.0  # the obligatory objective counts twice: no win without it
 CARD_POINTS = 0.5
 CONTROL_POINTS = 1.0
-RACE_WEIGHT = 5.0           # point-value variant: markers bring the end (and its 2 points) nearer
+RACE_WEIGHT = 5.0  # point-value variant: markers bring the end (and its 2 points) nearer
 
-SCROLL_STEP = 0.5           # tribune objective with a scroll
-SCROLL_AND_ONE = 0.65       # ... and control of one faction of a pair that turns it into a tribune
-SCROLL_AND_PAIR = 0.85      # ... and control of both (the tribune comes in the next Phase 5)
-SCROLL_SOURCE = 0.2         # no tile yet, but control of the Legates or Senators (a scroll)
-FAVOR_BY_CONTROL = 0.6      # control of the Vestal Virgins: the temporary favor in Phase 5
-FAVOR_BY_MARKER = 0.35      # a Vestal Virgins marker opens the Pantheon
+SCROLL_STEP = 0.5  # tribune objective with a scroll
+SCROLL_AND_ONE = 0.65  # ... and control of one faction of a pair that turns it into a tribune
+SCROLL_AND_PAIR = 0.85  # ... and control of both (the tribune comes in the next Phase 5)
+SCROLL_SOURCE = 0.2  # no tile yet, but control of the Legates or Senators (a scroll)
+FAVOR_BY_CONTROL = 0.6  # control of the Vestal Virgins: the temporary favor in Phase 5
+FAVOR_BY_MARKER = 0.35  # a Vestal Virgins marker opens the Pantheon
 
 # A player's row: the resource columns of the state (money .. markers), then the rest.
-ROW = ("money", "laurels", "legions", "tile", "eternal", "markers", "temp", "cards", "declared",
-       "controls", "vestal_marker")
-(MONEY_, LAURELS_, LEGIONS_, TILE_, ETERNAL_, MARKERS_, TEMP_, CARDS_, DECLARED_, CONTROLS_,
- VESTAL_) = range(len(ROW))
+ROW = (
+    "money",
+    "laurels",
+    "legions",
+    "tile",
+    "eternal",
+    "markers",
+    "temp",
+    "cards",
+    "declared",
+    "controls",
+    "vestal_marker",
+)
+(MONEY_, LAURELS_, LEGIONS_, TILE_, ETERNAL_, MARKERS_, TEMP_, CARDS_, DECLARED_, CONTROLS_, VESTAL_) = range(len(ROW))
 
 # A change: amounts added (money .. cards), tiles and favors raised to, a faction controlled (-1: none).
 CHANGE = ("money", "laurels", "legions", "markers", "cards", "tile", "eternal", "temp_favor", "control")
@@ -211,8 +222,17 @@ def potential_of(row, k):
 @njit(**JIT)
 def score(row, k):
     """The engine's scoring table (``scoring.points``) on a row."""
-    return points(k, row[TILE_], row[ETERNAL_], row[TEMP_], row[LEGIONS_], row[LAURELS_], row[MONEY_],
-                  row[MARKERS_], row[DECLARED_] == 0)
+    return points(
+        k,
+        row[TILE_],
+        row[ETERNAL_],
+        row[TEMP_],
+        row[LEGIONS_],
+        row[LAURELS_],
+        row[MONEY_],
+        row[MARKERS_],
+        row[DECLARED_] == 0,
+    )
 
 
 @njit(**JIT)
@@ -229,7 +249,7 @@ def progress_of(row, k):
     need, obligatory = k[K.V_NEED], k[K.V_OBLIGATORY]
     weights = need + (OBLIGATORY - 1 if obligatory >= 0 else 0.0) + SPARE * (NUM_OBJECTIVES - need)
     counted, n = 0.0, 0
-    for i in range(NUM_OBJECTIVES):          # the obligatory one apart, the others sorted, best first
+    for i in range(NUM_OBJECTIVES):  # the obligatory one apart, the others sorted, best first
         if i == obligatory:
             counted = OBLIGATORY * credit[i]
             need -= 1

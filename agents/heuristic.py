@@ -15,6 +15,7 @@ one-step lookahead with :func:`agents.evaluation.evaluate_position`.
 The rules run compiled (numba) on the engine's state buffer: :func:`choose` is what a
 search calls in its rollouts, tens of microseconds a decision.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,9 +26,9 @@ from tribune_env.core import dispatch
 from tribune_env.core.atrium import least_winning_bid
 from tribune_env.core.bids import digit_toward
 from tribune_env.core.common import top_task, value_sum
+from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.core.market import pays
 from tribune_env.core.takeover import rivals, takes_over
-from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.data import (
     ATRIUM,
     CATACOMBS,
@@ -46,8 +47,8 @@ from tribune_env.state import MONEY as MONEY_COLUMN
 from tribune_env.state import Meta, Status
 from tribune_env.tasks import Task
 
-from .compiled import JIT, njit
 from .base import Agent
+from .compiled import JIT, njit
 from .evaluation import (
     CARD_POINTS,
     CONTROL_POINTS,
@@ -78,15 +79,24 @@ from .reading import (
 V = NUM_VALUES
 F = NUM_FACTIONS
 
-HOLDS = (0.85, 0.7)       # chance a take-over from faction field space 1 / 2 succeeds
-ATRIUM_RISK = 0.8         # "1." alone may meet a bidder on "2."
-AUCTION_SHARE = 0.5       # "2." of the Atrium: win the cards at a price, or be paid
-BID_SHARE = 0.8           # part of what the Atrium cards are worth that it bids
-MARS_LAURELS = 1.5        # a pair's laurel, and half a chance of the bonus
-THREAT = 0.25             # chance that a controlled faction is taken over next round
-ASSASSIN_HARM = 0.5       # points for weakening an opponent's set
-ROW_ENOUGH = (Task.TAKEOVER_SET, Task.ATRIUM_FLIP, Task.CHARIOT_BID, Task.CHARIOT_PLACE, Task.AGRIPPA,
-              Task.CATO, Task.BENEFIT_CHOICE, Task.TEMP_FAVOR, Task.BUY_LEGION)    # need no card prices
+HOLDS = (0.85, 0.7)  # chance a take-over from faction field space 1 / 2 succeeds
+ATRIUM_RISK = 0.8  # "1." alone may meet a bidder on "2."
+AUCTION_SHARE = 0.5  # "2." of the Atrium: win the cards at a price, or be paid
+BID_SHARE = 0.8  # part of what the Atrium cards are worth that it bids
+MARS_LAURELS = 1.5  # a pair's laurel, and half a chance of the bonus
+THREAT = 0.25  # chance that a controlled faction is taken over next round
+ASSASSIN_HARM = 0.5  # points for weakening an opponent's set
+ROW_ENOUGH = (
+    Task.TAKEOVER_SET,
+    Task.ATRIUM_FLIP,
+    Task.CHARIOT_BID,
+    Task.CHARIOT_PLACE,
+    Task.AGRIPPA,
+    Task.CATO,
+    Task.BENEFIT_CHOICE,
+    Task.TEMP_FAVOR,
+    Task.BUY_LEGION,
+)  # need no card prices
 
 
 class HeuristicAgent(Agent):
@@ -99,7 +109,7 @@ class HeuristicAgent(Agent):
     name = "heuristic"
 
     def act(self, observation, action_mask, view) -> int:
-        if action_mask.sum() == 1:            # nothing to weigh: spare the determinisation
+        if action_mask.sum() == 1:  # nothing to weigh: spare the determinisation
             return int(np.flatnonzero(action_mask)[0])
         return self.choose(view.determinize(self.rng))
 
@@ -128,7 +138,7 @@ def choose(buf, k, m, deck_counts):
     if kind == Task.PLACE:
         return decide_place(r, legal)
     if kind == Task.ATRIUM_FLIP:
-        return legal[0]                    # the cards are face down: which stays hidden is a blind choice
+        return legal[0]  # the cards are face down: which stays hidden is a blind choice
     if kind == Task.LATRINE_CHOICE:
         return decide_latrine(r, legal)
     if kind == Task.CURIA_CHOICE:
@@ -153,7 +163,7 @@ def choose(buf, k, m, deck_counts):
         return decide_chariot_bid(r, b)
     if kind == Task.CHARIOT_PLACE:
         return decide_chariot_place(r)
-    return decide_by_lookahead(r, buf, legal)     # Agrippa, Cato, benefit, temporary favor, legion
+    return decide_by_lookahead(r, buf, legal)  # Agrippa, Cato, benefit, temporary favor, legion
 
 
 # ---------------------------------------------------------------- board geometry
@@ -200,7 +210,7 @@ def claims(r):
     for region, price in ((THERMAE, k[K.THERMAE_COST]), (FORUM, k[K.FORUM_COST])):
         first, end = spaces(k, region)
         slot = slots(k, region)[0]
-        for space in range(first, end):          # its cards, while the money lasts
+        for space in range(first, end):  # its cards, while the money lasts
             card = s.slot_card[slot + space - first]
             if s.space_owner[space] == me and card >= 0 and pays(r.money - owed, price):
                 owed += price
@@ -210,7 +220,7 @@ def claims(r):
         if s.space_owner[first + stack] == me:
             hand += s.curia[stack]
     atrium = spaces(k, ATRIUM)[0]
-    if s.space_owner[atrium] == me and s.space_owner[atrium + 1] < 0:     # "1." alone: the face-up cards
+    if s.space_owner[atrium] == me and s.space_owner[atrium + 1] < 0:  # "1." alone: the face-up cards
         owed += k[K.ATRIUM_COST]
         for slot in range(*slots(k, ATRIUM)):
             if s.slot_card[slot] >= 0 and s.slot_up[slot]:
@@ -266,7 +276,7 @@ def place_value(r, hand, budget, discards, pairs, action):
 @njit(**JIT)
 def field_value(r, hand, f):
     """A take-over the (expected) hand can win, times the chance it holds from this space."""
-    cards = hand[f * V:(f + 1) * V]
+    cards = hand[f * V : (f + 1) * V]
     if readiness(r.prices, f, cards.sum(), value_sum(cards)) < 1.0:
         return 0.0
     space = 0 if r.s.field_owner[f, 0] < 0 else 1
@@ -317,7 +327,7 @@ def face_up(r, region):
 
 @njit(**JIT)
 def atrium_value(r, hand, budget):
-    """"1.": two cards for 1 denarius unless someone bids; "2.": an auction for three."""
+    """ "1.": two cards for 1 denarius unless someone bids; "2.": an auction for three."""
     if r.s.space_owner[spaces(r.k, ATRIUM)[0]] < 0:
         if budget < r.k[K.ATRIUM_COST]:
             return -1.0
@@ -343,9 +353,9 @@ def pantheon_value(r, hand):
         return -1.0
     matching, unseen = 0, 0
     for f in range(F):
-        count = r.unseen[f * V:(f + 1) * V].sum()
+        count = r.unseen[f * V : (f + 1) * V].sum()
         unseen += count
-        if hand[f * V:(f + 1) * V].sum() > 0:
+        if hand[f * V : (f + 1) * V].sum() > 0:
             matching += count
     return matching / max(unseen, 1) * gain(r.standing, single_change(ETERNAL, 1)) - CARD_POINTS
 
@@ -367,12 +377,12 @@ def pair_costs(r, hand):
     costs = np.full(F, math.inf)
     pair = np.full((F, 2), -1, dtype=np.int64)
     for f in range(F):
-        if hand[f * V:(f + 1) * V].sum() < 2:
+        if hand[f * V : (f + 1) * V].sum() < 2:
             continue
-        first, price = cheapest(r.prices, hand, np.flatnonzero(hand[f * V:(f + 1) * V]) + f * V)
+        first, price = cheapest(r.prices, hand, np.flatnonzero(hand[f * V : (f + 1) * V]) + f * V)
         rest = hand.copy()
         rest[first] -= 1
-        second, more = cheapest(r.prices, rest, np.flatnonzero(rest[f * V:(f + 1) * V]) + f * V)
+        second, more = cheapest(r.prices, rest, np.flatnonzero(rest[f * V : (f + 1) * V]) + f * V)
         costs[f], pair[f, 0], pair[f, 1] = price + more, first, second
     return costs, pair
 
@@ -475,7 +485,7 @@ def decide_mars(r, legal):
 def decide_penalty(r, legal, f):
     """Of the beaten set coming back to hand, lose the cheapest card."""
     back = r.hand.copy()
-    back[f * V:(f + 1) * V] += r.s.challenger
+    back[f * V : (f + 1) * V] += r.s.challenger
     return r.k[K.A_DISCARD] + cheapest(r.prices, back, legal - r.k[K.A_DISCARD])[0]
 
 
@@ -493,7 +503,7 @@ def winning_set(r, f, role):
 
     Sets are tried in the order of itertools.product over the counts held, so ties go to the first.
     """
-    held = r.hand[f * V:(f + 1) * V]
+    held = r.hand[f * V : (f + 1) * V]
     rival = rivals(r.s, f, role)
     counts = np.zeros(V, dtype=np.int64)
     best = np.zeros(V, dtype=np.int64)
@@ -504,7 +514,7 @@ def winning_set(r, f, role):
         key = (int(counts[0] < held[0]), count, -total)
         if wins and (not found or key < best_key):
             best[:], best_key, found = counts, key, True
-        digit = V - 1                      # the next counts, the last value fastest
+        digit = V - 1  # the next counts, the last value fastest
         while digit >= 0 and counts[digit] == held[digit]:
             counts[digit] = 0
             digit -= 1
@@ -520,7 +530,7 @@ def decide_takeover(r, f, role):
     found, target = winning_set(r, f, role)
     if not found:
         return k[K.A_DECLINE]
-    built = r.s.build[f * V:(f + 1) * V]
+    built = r.s.build[f * V : (f + 1) * V]
     for v in range(V):
         if target[v] > built[v]:
             return k[K.A_ADD] + f * V + v
@@ -541,7 +551,7 @@ def decide_assassin(r, legal):
         shown = s.sets[f]
         top = np.flatnonzero(shown)[-1]
         count, total = shown.sum(), value_sum(shown)
-        cards = r.hand[f * V:(f + 1) * V]
+        cards = r.hand[f * V : (f + 1) * V]
         mine, mine_total = cards.sum(), value_sum(cards)
         before = readiness_of(mine, mine_total, count, total, r.prices.average, r.prices.least)
         after = readiness_of(mine, mine_total, count - 1, total - top, r.prices.average, r.prices.least)
@@ -558,7 +568,9 @@ def keep_values(r):
     kept = np.full(F, -math.inf)
     for f in range(F):
         if r.s.controller[f] == r.me:
-            kept[f] = CONTROL_POINTS + gain(r.standing, faction_benefit_change(r.s, r.k, r.standing.row, r.standing.base, r.me, f))
+            kept[f] = CONTROL_POINTS + gain(
+                r.standing, faction_benefit_change(r.s, r.k, r.standing.row, r.standing.base, r.me, f)
+            )
     return kept
 
 
@@ -612,9 +624,8 @@ def _best_placements(buf, k, m, deck_counts, width):
     s = views(buf, k)
     legal = np.flatnonzero(m)
     r = read(s, k, deck_counts, s.tasks[top_task(s), 1], CARDS_TO_COME)
-    order = np.argsort(-place_values(r, legal), kind="mergesort")     # stable: ties keep the action order
+    order = np.argsort(-place_values(r, legal), kind="mergesort")  # stable: ties keep the action order
     return legal[order[:width]]
-
 
 
 def heuristic_rollout(game, rounds: int, moves: int) -> None:

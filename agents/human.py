@@ -4,6 +4,7 @@ The agent only asks for the choice; whoever runs the game shows the table first,
 seat may see it (``game.render(seat)``), since the agent itself never sees the game.
 Bad input is explained and asked again; ``quit`` or the end of input raises :class:`Quit`.
 """
+
 from __future__ import annotations
 
 import sys
@@ -12,7 +13,7 @@ import numpy as np
 
 from .base import Agent
 
-WIDTH = 100     # characters per line of the numbered action list
+WIDTH = 100  # characters per line of the numbered action list
 
 
 class Quit(Exception):
@@ -42,21 +43,24 @@ def numbered(labels: list, width: int = WIDTH) -> str:
     cells = [f"{i:>3}. {label}" for i, label in enumerate(labels, 1)]
     cell = max(map(len, cells)) + 2
     per_line = max(1, width // cell)
-    return "\n".join("".join(c.ljust(cell) for c in cells[i:i + per_line]).rstrip()
-                     for i in range(0, len(cells), per_line))
+    return "\n".join(
+        "".join(c.ljust(cell) for c in cells[i : i + per_line]).rstrip() for i in range(0, len(cells), per_line)
+    )
 
 
 def _bid_note(observation, action_mask, view) -> str:
     """What the next digit is worth, while the person enters a sealed bid digit by digit."""
     bids = view.actions.ranges["bid"]
-    if not action_mask[bids.start:bids.stop].any():
+    if not action_mask[bids.start : bids.stop].any():
         return ""
     slices = view.observation_layout.slices
-    marked = np.flatnonzero(observation[slices["context_index"]])      # the digit, from the units
+    marked = np.flatnonzero(observation[slices["context_index"]])  # the digit, from the units
     place = len(bids) ** (int(marked[0]) + 1) if len(marked) else 1
     so_far = int(observation[slices["own_bid"]][0])
-    return (f"Your sealed bid so far: {so_far} denarii. This digit counts {place} "
-            f"denari{'us' if place == 1 else 'i'} a unit: 'bid digit 3' adds {3 * place}.")
+    return (
+        f"Your sealed bid so far: {so_far} denarii. This digit counts {place} "
+        f"denari{'us' if place == 1 else 'i'} a unit: 'bid digit 3' adds {3 * place}."
+    )
 
 
 class HumanAgent(Agent):
@@ -77,8 +81,12 @@ class HumanAgent(Agent):
         if bid_note:
             print(bid_note, file=self.stdout)
         while True:
-            print(f"player_{view.seat}, your choice (1-{len(labels)}, a label, or quit): ",
-                  end="", file=self.stdout, flush=True)
+            print(
+                f"player_{view.seat}, your choice (1-{len(labels)}, a label, or quit): ",
+                end="",
+                file=self.stdout,
+                flush=True,
+            )
             line = self.stdin.readline()
             if not line or line.strip().lower() == "quit":
                 raise Quit

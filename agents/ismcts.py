@@ -25,6 +25,7 @@ ten sweeps; a deeper tree spends part of them exploring the seat's own later mov
 values then mix into the root's (with ``depth=3`` it chose worse moves outside the
 placements in ``benchmarks/search_accuracy.py regret``).
 """
+
 from __future__ import annotations
 
 import math
@@ -43,15 +44,22 @@ from .heuristic import best_placements, heuristic_rollout
 
 POLICIES = ("random", "heuristic")
 HORIZONS = ("moves", "round")
-ROUND_ROLLOUT = 2000        # moves at most in a rollout to the end of the round
-ALL = object()              # a node's candidates when it is not narrowed: every legal move
+ROUND_ROLLOUT = 2000  # moves at most in a rollout to the end of the round
+ALL = object()  # a node's candidates when it is not narrowed: every legal move
 
 
 # Each numeric option: its type and range. Beyond them a search never ends (seconds=inf or nan)
 # or its numbers overflow the compiled rollouts.
-OPTIONS = {"iterations": (int, 0, 10**7), "seconds": (float, 0, 3600), "depth": (int, 1, 100), "width": (int, 0, 1000),
-           "exploration": (float, 0, 100), "rollout": (int, 0, 100_000), "rounds": (int, 1, 1000),
-           "confidence": (float, 0, 100)}
+OPTIONS = {
+    "iterations": (int, 0, 10**7),
+    "seconds": (float, 0, 3600),
+    "depth": (int, 1, 100),
+    "width": (int, 0, 1000),
+    "exploration": (float, 0, 100),
+    "rollout": (int, 0, 100_000),
+    "rounds": (int, 1, 1000),
+    "confidence": (float, 0, 100),
+}
 
 
 def _check_numbers(**options) -> None:
@@ -60,8 +68,10 @@ def _check_numbers(**options) -> None:
         kind, low, high = OPTIONS[name]
         number = isinstance(value, numbers.Integral) or (kind is float and isinstance(value, numbers.Real))
         if isinstance(value, bool) or not number or not low <= value <= high:
-            raise ConfigError(f"ismcts: {name} must be {'an int' if kind is int else 'a number'} from {low} to "
-                              f"{high:,}, got {brief(value)}")
+            raise ConfigError(
+                f"ismcts: {name} must be {'an int' if kind is int else 'a number'} from {low} to "
+                f"{high:,}, got {brief(value)}"
+            )
 
 
 class Node:
@@ -70,7 +80,7 @@ class Node:
     __slots__ = ("available", "candidates", "children", "total", "visits")
 
     def __init__(self, num_players: int):
-        self.candidates = None          # the moves searched (ALL: the legal ones), once visited
+        self.candidates = None  # the moves searched (ALL: the legal ones), once visited
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.available = 0
@@ -106,18 +116,40 @@ class ISMCTSAgent(Agent):
 
     name = "ismcts"
 
-    def __init__(self, seed=None, iterations: int = 0, seconds: float = 0.25, depth: int = 1,
-                 width: int = 6, exploration: float = 0.7, rollout: int = 8, policy: str = "heuristic",
-                 guide: str = "heuristic", opponents: str = "heuristic", horizon: str = "round",
-                 rounds: int = 2, confidence: float = 2.0):
+    def __init__(
+        self,
+        seed=None,
+        iterations: int = 0,
+        seconds: float = 0.25,
+        depth: int = 1,
+        width: int = 6,
+        exploration: float = 0.7,
+        rollout: int = 8,
+        policy: str = "heuristic",
+        guide: str = "heuristic",
+        opponents: str = "heuristic",
+        horizon: str = "round",
+        rounds: int = 2,
+        confidence: float = 2.0,
+    ):
         super().__init__(seed)
-        _check_numbers(iterations=iterations, seconds=seconds, depth=depth, width=width, exploration=exploration,
-                       rollout=rollout, rounds=rounds, confidence=confidence)
+        _check_numbers(
+            iterations=iterations,
+            seconds=seconds,
+            depth=depth,
+            width=width,
+            exploration=exploration,
+            rollout=rollout,
+            rounds=rounds,
+            confidence=confidence,
+        )
         if not (iterations or seconds):
             raise ConfigError("ismcts needs a budget: iterations > 0 and/or seconds > 0")
         if policy not in POLICIES or guide not in ("none", "heuristic"):
-            raise ConfigError(f"ismcts: policy must be one of {POLICIES} and guide 'none' or 'heuristic', "
-                              f"got {policy!r} and {guide!r}")
+            raise ConfigError(
+                f"ismcts: policy must be one of {POLICIES} and guide 'none' or 'heuristic', "
+                f"got {policy!r} and {guide!r}"
+            )
         if horizon not in HORIZONS:
             raise ConfigError(f"ismcts: horizon must be one of {HORIZONS}, got {horizon!r}")
         if opponents not in ("search", "heuristic"):
@@ -131,9 +163,10 @@ class ISMCTSAgent(Agent):
         self.heuristic = None
         if policy == "heuristic" or guide == "heuristic" or self.model_opponents or self.confidence:
             from .heuristic import HeuristicAgent
+
             self.heuristic = HeuristicAgent(seed=seed)
-        self.last_iterations = 0         # rollouts of the last decision searched
-        self.last_values: dict[int, float] = {}     # its root moves' mean values for the seat
+        self.last_iterations = 0  # rollouts of the last decision searched
+        self.last_values: dict[int, float] = {}  # its root moves' mean values for the seat
 
     def reset(self, seed=None) -> None:
         super().reset(seed)
@@ -153,9 +186,9 @@ class ISMCTSAgent(Agent):
             world = self._world(view)
             if moves is None:
                 moves = self._root_moves(world, legal, default)
-                children = [Node(view.num_players) for _ in moves]     # the subtrees below the root moves
+                children = [Node(view.num_players) for _ in moves]  # the subtrees below the root moves
             sweep = self._sweep(world, moves, children, deadline)
-            if sweep is None:                        # out of time inside a sweep: it is dropped
+            if sweep is None:  # out of time inside a sweep: it is dropped
                 break
             sweeps.append(sweep)
             now = time.perf_counter()
@@ -164,10 +197,10 @@ class ISMCTSAgent(Agent):
             if (self.iterations and done + len(moves) > self.iterations) or now + longest > deadline:
                 break
         self.last_iterations = len(sweeps) * len(moves)
-        if not sweeps:                               # not one world in the time: nothing to compare
+        if not sweeps:  # not one world in the time: nothing to compare
             self.last_values = {}
             return int(moves[0] if default is None else default)
-        values = np.array(sweeps).T                  # (moves, sweeps): the seat's value of each move per world
+        values = np.array(sweeps).T  # (moves, sweeps): the seat's value of each move per world
         self.last_values = dict(zip(moves.tolist(), values.mean(axis=1).tolist()))
         return self._choice(moves, values, default)
 
@@ -197,7 +230,7 @@ class ISMCTSAgent(Agent):
 
     def _world(self, view):
         game = view.determinize(self.rng)
-        game.log = None                  # a search copy keeps no readable log
+        game.log = None  # a search copy keeps no readable log
         return game
 
     def _root_moves(self, world, legal: np.ndarray, default) -> np.ndarray:
@@ -215,7 +248,7 @@ class ISMCTSAgent(Agent):
         while depth and not game.is_over:
             player = game.current_player
             if self.model_opponents and player != self._seat:
-                action = self._heuristic_move(game)     # the opponent model answers; no branching
+                action = self._heuristic_move(game)  # the opponent model answers; no branching
                 node = node.children.setdefault(action, Node(len(node.total)))
                 game.step(action)
                 path.append(node)
@@ -276,17 +309,19 @@ class ISMCTSAgent(Agent):
         best, best_score = -1, -math.inf
         for a in legal:
             child = node.children[a]
-            score = child.total[player] / child.visits + \
-                self.exploration * math.sqrt(math.log(child.available) / child.visits)
+            score = child.total[player] / child.visits + self.exploration * math.sqrt(
+                math.log(child.available) / child.visits
+            )
             if score > best_score:
                 best, best_score = int(a), score
         return best
 
     def _value(self, game) -> np.ndarray:
         """Final rewards if the game is over, else a short rollout and the evaluation."""
-        rounds, moves = (self.rounds, ROUND_ROLLOUT * self.rounds) if self.horizon == "round" \
-            else (game.round_limit, self.rollout)
-        if self.policy == "heuristic":       # compiled: no return to Python per move
+        rounds, moves = (
+            (self.rounds, ROUND_ROLLOUT * self.rounds) if self.horizon == "round" else (game.round_limit, self.rollout)
+        )
+        if self.policy == "heuristic":  # compiled: no return to Python per move
             heuristic_rollout(game, rounds, moves)
         else:
             end = game.round + rounds

@@ -9,6 +9,7 @@ A model trained on advised observations (:mod:`tribune_env.envs.advice`) carries
 advisor's spec (``model.advisor``, saved in the .zip); the agent then builds that
 advisor and gives the network the advised observation, so it needs each seat's view.
 """
+
 from __future__ import annotations
 
 import zipfile
@@ -23,7 +24,7 @@ from tribune_env.errors import ConfigError
 
 from .base import Agent
 
-MAX_BYTES = 100 * 2**20       # a model file, and its members unpacked; the shipped model is 13.4 MB
+MAX_BYTES = 100 * 2**20  # a model file, and its members unpacked; the shipped model is 13.4 MB
 
 # The model files being loaded, outermost first: an advised model builds its advisor, maybe a model, inside.
 _loading: list[Path] = []
@@ -44,6 +45,7 @@ class ModelAgent(Agent):
             self.advisor = None
             if getattr(self.model, "advisor", None):
                 from . import make_agent
+
                 self.advisor = make_agent(self.model.advisor, seed=seed)
 
     @property
@@ -80,13 +82,16 @@ class ModelAgent(Agent):
     def probabilities(self, observations, action_masks, views=None) -> np.ndarray:
         """The policy's action probabilities, restricted to the legal actions (`views` for an advised model)."""
         import torch
+
         policy = self.model.policy
         masks = np.asarray(action_masks, dtype=bool)
         observations = np.asarray(observations, dtype=np.float32)
         if self.advisor is not None:
             if views is None or any(view is None for view in views):
-                raise ConfigError(f"{self.name} was trained with {self.model.advisor!r} advice: "
-                                  f"it needs each seat's view to ask its advisor")
+                raise ConfigError(
+                    f"{self.name} was trained with {self.model.advisor!r} advice: "
+                    f"it needs each seat's view to ask its advisor"
+                )
             observations = advise(self.advisor, observations, masks, views)
         with torch.no_grad():
             obs, _ = policy.obs_to_tensor(observations)
@@ -105,7 +110,7 @@ def _loading_file(path):
         return
     key = Path(path).resolve()
     if key in _loading:
-        chain = " -> ".join(str(p) for p in [*_loading[_loading.index(key):], key])
+        chain = " -> ".join(str(p) for p in [*_loading[_loading.index(key) :], key])
         raise ConfigError(f"a model is its own advisor: {chain}")
     _loading.append(key)
     try:
@@ -140,15 +145,18 @@ def load_model(path):
         raise ConfigError("model agents need the train extra: pip install -e '.[train]'") from None
     try:
         model = MaskablePPO.load(path, device="cpu")
-    except Exception as exc:                      # a zip of another kind, or a corrupt file
+    except Exception as exc:  # a zip of another kind, or a corrupt file
         raise ConfigError(f"{path} is not a MaskablePPO model: {exc}") from None
     advisor = getattr(model, "advisor", None)
     if advisor is not None and not isinstance(advisor, str):
         raise ConfigError(f"{path}: its advisor {advisor!r} is not an agent spec")
     from tribune_env import Game
+
     game = Game(2, seed=0, log=False)
     size = game.obs_layout.size + (game.A.size if advisor else 0)
     if model.observation_space.shape != (size,) or model.action_space.n != game.A.size:
-        raise ConfigError(f"{path} was trained on other spaces: observation {model.observation_space.shape}, "
-                          f"{model.action_space.n} actions (Tribune: {size}, {game.A.size})")
+        raise ConfigError(
+            f"{path} was trained on other spaces: observation {model.observation_space.shape}, "
+            f"{model.action_space.n} actions (Tribune: {size}, {game.A.size})"
+        )
     return model

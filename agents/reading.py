@@ -17,6 +17,7 @@ It reads only what the seat may know: its own hand and build, the public table, 
 face-down cards only once they are face up or seen by this seat. Everything is compiled
 (numba) so that a search can call the heuristic in its rollouts.
 """
+
 from __future__ import annotations
 
 import math
@@ -55,20 +56,20 @@ from .evaluation import (
 V = NUM_VALUES
 F = NUM_FACTIONS
 
-MISSING = 0.4             # readiness per card still missing from a winning take-over set
-SURPLUS = 0.3             # worth of a card beyond a winning set: a stronger set holds longer
-DENARIUS_FLOOR = 0.25     # points per denarius at least: what money buys
-SHORT_OF_MONEY = 6        # below this many denarii the floor doubles
-NONE = -2                 # a target count for the seat's own factions: no take-over to win
+MISSING = 0.4  # readiness per card still missing from a winning take-over set
+SURPLUS = 0.3  # worth of a card beyond a winning set: a stronger set holds longer
+DENARIUS_FLOOR = 0.25  # points per denarius at least: what money buys
+SHORT_OF_MONEY = 6  # below this many denarii the floor doubles
+NONE = -2  # a target count for the seat's own factions: no take-over to win
 
 # A decision's reading, split so that the hot pricing functions get only the small tuples they
 # use: passing the whole state to each costs more than their arithmetic.
 Reading = namedtuple("Reading", ("s", "k", "me", "hand", "money", "standing", "prices", "unseen", "unseen_worths"))
-Standing = namedtuple("Standing", ("row", "base", "k", "denarius"))     # prices a change to the seat's row
+Standing = namedtuple("Standing", ("row", "base", "k", "denarius"))  # prices a change to the seat's row
 Prices = namedtuple("Prices", ("takeover_values", "leader_values", "target_cards", "target_sum", "average", "least"))
 
 
-ROW_ONLY, PRICES, CARDS_TO_COME = range(3)     # how much a decision needs read
+ROW_ONLY, PRICES, CARDS_TO_COME = range(3)  # how much a decision needs read
 
 
 @njit(**JIT)
@@ -99,7 +100,7 @@ def read(s, k, deck_counts, me, depth):
         if owner == me:
             target_cards[f], target_sum[f] = NONE, 0
         elif owner < 0:
-            target_cards[f], target_sum[f] = k[K.MIN_SET] - 1, -1     # no displayed set: any set wins
+            target_cards[f], target_sum[f] = k[K.MIN_SET] - 1, -1  # no displayed set: any set wins
         else:
             target_cards[f], target_sum[f] = s.sets[f].sum(), value_sum(s.sets[f])
     unseen = unseen_of(s, hand, deck_counts) if depth >= CARDS_TO_COME else np.zeros_like(hand)
@@ -108,7 +109,7 @@ def read(s, k, deck_counts, me, depth):
     for code in range(F * V):
         if unseen[code]:
             f = code // V
-            cards = hand[f * V:(f + 1) * V]
+            cards = hand[f * V : (f + 1) * V]
             worths[code] = worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
     return Reading(s, k, me, hand, money, Standing(row, base, k, denarius), prices, unseen, worths)
 
@@ -188,13 +189,13 @@ def single_change(key, amount):
 def leader_change(s, k, me, f):
     """What the leader of f brings to a take-over set that wins; for a leader's decision, the option
     the seat would take."""
-    if f == PRAETORIANS:        # Gaius Tigellinus: a card of the hand for his legion
+    if f == PRAETORIANS:  # Gaius Tigellinus: a card of the hand for his legion
         change = gains_change(k, tigellinus_reward(k))
         change[CARDS] = -1
         return change
-    if f == PLEBEIANS:          # Agrippa: the scroll if it is open, else the card
+    if f == PLEBEIANS:  # Agrippa: the scroll if it is open, else the card
         return gains_change(k, agrippa_option(0 if agrippa_open(s, me, 0) else 1))
-    if f == SENATORS:           # Cato the Elder: one more faction marker
+    if f == SENATORS:  # Cato the Elder: one more faction marker
         return single_change(MARKERS, 1)
     return gains_change(k, leader_gains(s, k, me, f))
 
@@ -239,7 +240,7 @@ def worth_to(prices, f, v, count, total):
 def worth(prices, code, hand):
     """Points that card `code` adds to `hand`."""
     f = code // V
-    cards = hand[f * V:(f + 1) * V]
+    cards = hand[f * V : (f + 1) * V]
     return worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
 
 
@@ -247,7 +248,7 @@ def worth(prices, code, hand):
 def keep(prices, code, hand):
     """Points lost if card `code` leaves `hand`."""
     f = code // V
-    cards = hand[f * V:(f + 1) * V]
+    cards = hand[f * V : (f + 1) * V]
     return worth_to(prices, f, code % V, cards.sum() - 1, value_sum(cards) - code % V)
 
 

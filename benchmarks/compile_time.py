@@ -9,6 +9,7 @@ compile time (callees excluded) and how many times it was compiled.
 
     python benchmarks/compile_time.py [--repeats 1] [--functions 15]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -72,12 +73,16 @@ def main():
             cold, warm = start(cache), start(cache)
         for label, run in (("cold", cold), ("cached", warm)):
             total = run["import"] + run["game"] + run["heuristic"]
-            print(f"{label:6} import {run['import']:6.2f} s   first Game {run['game']:6.2f} s   "
-                  f"heuristic's first move {run['heuristic']:6.2f} s   total {total:6.2f} s")
+            print(
+                f"{label:6} import {run['import']:6.2f} s   first Game {run['game']:6.2f} s   "
+                f"heuristic's first move {run['heuristic']:6.2f} s   total {total:6.2f} s"
+            )
         if r == 0 and args.functions:
             rows = cold["functions"]
-            print(f"{len(rows)} functions compiled, {sum(c for _, _, c in rows)} compilations; "
-                  f"own compile time of the slowest {args.functions}:")
+            print(
+                f"{len(rows)} functions compiled, {sum(c for _, _, c in rows)} compilations; "
+                f"own compile time of the slowest {args.functions}:"
+            )
             for name, seconds, times in rows[: args.functions]:
                 print(f"  {seconds:6.2f} s  x{times}  {name}")
 

@@ -7,16 +7,16 @@ first to load (or, on a fresh install, compile) the engine; its time is reported
 
     python benchmarks/engine_speed.py [--games 40] [--players 2 3 4 5] [--seed 0]
 """
+
 import argparse
 import random
 import time
-
 
 from tribune_env import Game
 
 
 def run(games: int, players, seed: int) -> tuple[int, float, int]:
-    choose = random.Random(seed).randrange     # the random player's own seeded choice
+    choose = random.Random(seed).randrange  # the random player's own seeded choice
     obs = None
     decisions = rounds = 0
     start = time.perf_counter()
@@ -41,8 +41,10 @@ def main():
     run(1, args.players, args.seed + 10**6)
     print(f"start-up (loading or compiling the engine, one game): {time.perf_counter() - start:.1f} s")
     decisions, seconds, rounds = run(args.games, args.players, args.seed)
-    print(f"{args.games} games ({'/'.join(map(str, args.players))} players), {rounds} rounds, "
-          f"{decisions} decisions in {seconds:.2f} s: {decisions / seconds:,.0f} decisions/s")
+    print(
+        f"{args.games} games ({'/'.join(map(str, args.players))} players), {rounds} rounds, "
+        f"{decisions} decisions in {seconds:.2f} s: {decisions / seconds:,.0f} decisions/s"
+    )
 
 
 if __name__ == "__main__":

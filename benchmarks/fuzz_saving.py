@@ -9,6 +9,7 @@ every step of play (slower).
 
     python benchmarks/fuzz_saving.py [--inputs 20000] [--seed 1] [--rules]
 """
+
 import argparse
 import sys
 import time
@@ -28,6 +29,7 @@ def main():
     extra = None
     if args.rules:
         from test_invariants import Tracker
+
         extra = Tracker
     start = time.time()
     pool = base_states()
@@ -38,11 +40,12 @@ def main():
         if (i + 1) % 2000 == 0:
             print(f"  {report.summary()}  [{time.time() - start:.0f} s]", flush=True)
 
-    report = fuzz(args.inputs, args.seed, pool, extra=extra, extra_every=1 if args.rules else 0,
-                  progress=progress)
+    report = fuzz(args.inputs, args.seed, pool, extra=extra, extra_every=1 if args.rules else 0, progress=progress)
     print(report.summary(), f"in {time.time() - start:.0f} s")
-    print("by mutation (rejected, accepted):",
-          ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(report.by_mutation.items())))
+    print(
+        "by mutation (rejected, accepted):",
+        ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(report.by_mutation.items())),
+    )
     for kind, items in (("crash", report.crashes), ("breach", report.breaches)):
         for i, name, what in items[:10]:
             print(f"{kind}: input {i} ({name}): {what}")

@@ -9,6 +9,7 @@ mean time of one ``evaluate`` call on the positions where it decided.
 
     python benchmarks/heuristic_vs_random.py [--games 400] [--players 4] [--seed 0]
 """
+
 import argparse
 import math
 import time
@@ -24,8 +25,7 @@ from tribune_env import Game, PlayerView
 def play(players: int, seat: int, seed: int, point_variant: bool) -> tuple[Game, int, float, float]:
     """One game; returns it finished, the heuristic's decisions, their seconds and those of evaluate."""
     game = Game(players, seed=seed, point_variant=point_variant, log=False)
-    agents = [HeuristicAgent(seed=seed) if p == seat else RandomAgent(seed=seed * 10 + p)
-              for p in range(players)]
+    agents = [HeuristicAgent(seed=seed) if p == seat else RandomAgent(seed=seed * 10 + p) for p in range(players)]
     decisions, seconds, evaluating = 0, 0.0, 0.0
     while not game.is_over:
         p = game.current_player
@@ -66,13 +66,19 @@ def main():
         truncated += game.truncated
         decisions, seconds, evaluating, rounds = decisions + n, seconds + s, evaluating + e, rounds + game.round
     low, high = wilson(wins, args.games)
-    print(f"{args.games} games, {args.players} players{' (point-value variant)' if args.point_variant else ''}, "
-          f"seeds {args.seed}..{args.seed + args.games - 1}, heuristic in each seat equally")
-    print(f"heuristic wins {wins}/{args.games} = {wins / args.games:.1%} "
-          f"(95% Wilson interval {low:.1%}-{high:.1%}; even share {1 / args.players:.0%})")
+    print(
+        f"{args.games} games, {args.players} players{' (point-value variant)' if args.point_variant else ''}, "
+        f"seeds {args.seed}..{args.seed + args.games - 1}, heuristic in each seat equally"
+    )
+    print(
+        f"heuristic wins {wins}/{args.games} = {wins / args.games:.1%} "
+        f"(95% Wilson interval {low:.1%}-{high:.1%}; even share {1 / args.players:.0%})"
+    )
     print(f"truncated games: {truncated}; mean rounds per game: {rounds / args.games:.1f}")
-    print(f"heuristic: {decisions} decisions, mean {1000 * seconds / decisions:.2f} ms per decision; "
-          f"evaluate: mean {1e6 * evaluating / decisions:.1f} us per call")
+    print(
+        f"heuristic: {decisions} decisions, mean {1000 * seconds / decisions:.2f} ms per decision; "
+        f"evaluate: mean {1e6 * evaluating / decisions:.1f} us per call"
+    )
 
 
 if __name__ == "__main__":

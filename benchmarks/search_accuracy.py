@@ -13,6 +13,7 @@ choices against the search's own model of the game, not wins: see the README.
     python benchmarks/search_accuracy.py foresight [--games 3000]
     python benchmarks/search_accuracy.py regret heuristic ismcts:rounds=1,width=0,confidence=0 [--worlds 120]
 """
+
 import argparse
 from multiprocessing import Pool
 
@@ -76,8 +77,10 @@ def regret(specs: list[str], args) -> None:
     with Pool(args.workers) as pool:
         tasks = [(i, g, args.worlds) for i, g in enumerate(games)]
         values = list(tqdm(pool.imap(move_values, tasks), total=len(tasks), desc="valuing moves"))
-    print(f"{len(games)} positions ({sum(g.decision()[0] == Task.PLACE for g in games)} placements), "
-          f"{args.worlds} worlds each")
+    print(
+        f"{len(games)} positions ({sum(g.decision()[0] == Task.PLACE for g in games)} placements), "
+        f"{args.worlds} worlds each"
+    )
     for spec in specs:
         agent, lost = make_agent(spec, seed=0), {"placements": [], "others": []}
         for game, value in zip(tqdm(games, desc=spec, leave=False), values):
@@ -85,14 +88,23 @@ def regret(specs: list[str], args) -> None:
             move = agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat))
             kind = "placements" if game.decision()[0] == Task.PLACE else "others"
             lost[kind].append(value.max() - value[list(np.flatnonzero(game.legal_mask())).index(move)])
-        print(f"{spec:50s} " + "  ".join(f"{kind}: loss {np.mean(v):.4f}, best {np.mean(np.array(v) < 1e-9):.0%}"
-                                         for kind, v in lost.items()))
+        print(
+            f"{spec:50s} "
+            + "  ".join(
+                f"{kind}: loss {np.mean(v):.4f}, best {np.mean(np.array(v) < 1e-9):.0%}" for kind, v in lost.items()
+            )
+        )
 
 
 def foresight(args) -> None:
     with Pool(args.workers) as pool:
-        rounds = [row for game in tqdm(pool.imap(ranked_first, range(20000, 20000 + args.games), chunksize=20),
-                                       total=args.games, desc="games") for row in game]
+        rounds = [
+            row
+            for game in tqdm(
+                pool.imap(ranked_first, range(20000, 20000 + args.games), chunksize=20), total=args.games, desc="games"
+            )
+            for row in game
+        ]
     rounds = np.array(rounds)
     for r in range(1, int(rounds[:, 0].max()) + 1):
         won = rounds[rounds[:, 0] == r, 1]

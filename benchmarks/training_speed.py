@@ -9,6 +9,7 @@ counted.
 
     python benchmarks/training_speed.py [--processes 1 2] [--rollouts 5]
 """
+
 import argparse
 import time
 
@@ -27,17 +28,30 @@ def timed(totals: dict, name: str, fn):
         result = fn(*args, **kwargs)
         totals[name] += time.perf_counter() - start
         return result
+
     return wrapper
 
 
 def measure(processes: int, rollouts: int) -> dict:
-    settings = {"num_envs": GAMES, "num_players": 2, "seed": 0,
-                "opponents": OpponentPool([make_agent("heuristic", seed=1)])}
+    settings = {
+        "num_envs": GAMES,
+        "num_players": 2,
+        "seed": 0,
+        "opponents": OpponentPool([make_agent("heuristic", seed=1)]),
+    }
     env = VectorEnv(**settings) if processes == 1 else ShardedVectorEnv(shards=processes, **settings)
     try:
-        model = MaskablePPO("MlpPolicy", env, n_steps=N_STEPS, batch_size=1024, n_epochs=4, device="cpu", seed=0,
-                            policy_kwargs={"net_arch": [256, 256]})
-        model.learn(GAMES * N_STEPS)                     # loads everything; not counted
+        model = MaskablePPO(
+            "MlpPolicy",
+            env,
+            n_steps=N_STEPS,
+            batch_size=1024,
+            n_epochs=4,
+            device="cpu",
+            seed=0,
+            policy_kwargs={"net_arch": [256, 256]},
+        )
+        model.learn(GAMES * N_STEPS)  # loads everything; not counted
         totals = {"games": 0.0, "update": 0.0}
         env.step_wait = timed(totals, "games", env.step_wait)
         model.train = timed(totals, "update", model.train)

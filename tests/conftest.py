@@ -3,6 +3,7 @@
 The helpers only use the public API of :class:`tribune_env.Game` plus the state arrays
 it exposes as attributes; they never change the engine.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -59,13 +60,21 @@ def decision_kind(g: Game):
 def total_cards(g: Game) -> int:
     """Every card wherever it lies, counted without the engine's helper."""
     n_draw = int(g.state.meta[Meta.DRAW_N])
-    return int(g.state.hand.sum() + n_draw + g.state.discard_public.sum() + g.state.discard_hidden.sum()
-               + g.state.catacombs.sum() + g.state.curia.sum() + g.state.mars_pairs.sum()
-               + (g.state.slot_card >= 0).sum() + g.state.sets.sum() + g.state.challenger.sum())
+    return int(
+        g.state.hand.sum()
+        + n_draw
+        + g.state.discard_public.sum()
+        + g.state.discard_hidden.sum()
+        + g.state.catacombs.sum()
+        + g.state.curia.sum()
+        + g.state.mars_pairs.sum()
+        + (g.state.slot_card >= 0).sum()
+        + g.state.sets.sum()
+        + g.state.challenger.sum()
+    )
 
 
-def collect_states(seeds, predicates: dict, per_predicate: int = 3, players=(2, 3, 4, 5),
-                   **game_kw) -> dict:
+def collect_states(seeds, predicates: dict, per_predicate: int = 3, players=(2, 3, 4, 5), **game_kw) -> dict:
     """Play random games and keep clones of decision states matching each predicate.
 
     ``predicates`` maps a name to ``pred(g) -> bool``; returns name -> list of games.

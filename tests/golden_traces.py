@@ -12,6 +12,7 @@ replays them. Record them again only for a change meant to alter behaviour::
 
     python tests/golden_traces.py --write
 """
+
 from __future__ import annotations
 
 import gzip
@@ -27,8 +28,8 @@ from tribune_env import DEFAULT_DATA, Game, PlayerView
 
 TRACES = Path(__file__).with_name("golden") / "traces.json.gz"
 GAMES_PER_SETTING = 10
-HEURISTIC_EVERY = 30        # one position in this many decisions that offer a choice
-ISMCTS_EVERY = 12           # one heuristic position in this many
+HEURISTIC_EVERY = 30  # one position in this many decisions that offer a choice
+ISMCTS_EVERY = 12  # one heuristic position in this many
 ISMCTS_SPEC = "ismcts:iterations=24,seconds=0"
 
 
@@ -53,8 +54,13 @@ def game_plans() -> list[dict]:
         for g in range(GAMES_PER_SETTING):
             i = len(plans)
             n = config["num_players"]
-            agents = (["random"] * n if g % 3 == 0 else ["heuristic"] * n if g % 3 == 1
-                      else ["heuristic" if seat == g % n else "random" for seat in range(n)])
+            agents = (
+                ["random"] * n
+                if g % 3 == 0
+                else ["heuristic"] * n
+                if g % 3 == 1
+                else ["heuristic" if seat == g % n else "random" for seat in range(n)]
+            )
             plans.append({"config": config, "seed": seed_of(1, s, g), "auto_forced": i % 4 != 3, "agents": agents})
     return plans
 
@@ -88,13 +94,23 @@ def record() -> dict:
             game.step(action)
             actions.append(action)
         digests.append(digest(game))
-        games.append({"plan": plan, "actions": actions, "digests": digests, "final": game.to_dict(),
-                      "choice_points": choice_points})
+        games.append(
+            {
+                "plan": plan,
+                "actions": actions,
+                "digests": digests,
+                "final": game.to_dict(),
+                "choice_points": choice_points,
+            }
+        )
     positions = heuristic_positions(games)
     searched = positions[::ISMCTS_EVERY]
     heuristic, ismcts = choices("heuristic", games, positions), choices(ISMCTS_SPEC, games, searched)
-    return {"games": games, "heuristic": {"positions": positions, "choices": heuristic},
-            "ismcts": {"spec": ISMCTS_SPEC, "positions": searched, "choices": ismcts}}
+    return {
+        "games": games,
+        "heuristic": {"positions": positions, "choices": heuristic},
+        "ismcts": {"spec": ISMCTS_SPEC, "positions": searched, "choices": ismcts},
+    }
 
 
 def heuristic_positions(games: list) -> list:
@@ -131,9 +147,11 @@ def write() -> None:
     TRACES.parent.mkdir(exist_ok=True)
     with gzip.GzipFile(TRACES, "wb", mtime=0) as f:
         f.write(json.dumps(traces, separators=(",", ":")).encode())
-    print(f"{len(traces['games'])} games, {sum(len(g['actions']) for g in traces['games'])} decisions, "
-          f"{len(traces['heuristic']['choices'])} heuristic and {len(traces['ismcts']['choices'])} IS-MCTS "
-          f"positions -> {TRACES} ({TRACES.stat().st_size // 1024} KiB)")
+    print(
+        f"{len(traces['games'])} games, {sum(len(g['actions']) for g in traces['games'])} decisions, "
+        f"{len(traces['heuristic']['choices'])} heuristic and {len(traces['ismcts']['choices'])} IS-MCTS "
+        f"positions -> {TRACES} ({TRACES.stat().st_size // 1024} KiB)"
+    )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ end with random legal actions, the invariants holding after every step.
 ``tests/test_fuzz_saving.py`` runs it in CI, ``benchmarks/fuzz_saving.py`` for longer.
 Deterministic: the same seed gives the same inputs and the same verdicts.
 """
+
 from __future__ import annotations
 
 import copy
@@ -24,20 +25,34 @@ from tribune_env.saving import card_counts
 from tribune_env.state import Meta
 from tribune_env.tasks import Task
 
-MESSAGE_LIMIT = 300          # a rejection names the problem; it never echoes the input
-CHECK_RELOAD_EVERY = 40      # steps between reloads of the game's own save during play
+MESSAGE_LIMIT = 300  # a rejection names the problem; it never echoes the input
+CHECK_RELOAD_EVERY = 40  # steps between reloads of the game's own save during play
 
-EASY_CARD = VictoryCard("fuzz-easy", laurels=4, legions=1, denarii=20, markers=2,
-                        need={2: 3, 3: 3, 4: 2, 5: 2}, obligatory="markers", length="short")
-BASE_GAMES = (               # (players, victory card or "points", auto_forced, log, round limit, seed)
-    (2, "alea-iacta-est-short", True, True, 50, 1), (3, "panem-et-circenses", True, False, 50, 2),
-    (4, "cursus-honorum", True, True, 50, 3), (5, "quinque-viri", True, True, 50, 4),
-    (2, "points", False, True, 50, 5), (3, "points", True, True, 50, 6), (4, "pax-romana", False, False, 50, 7),
-    (5, EASY_CARD, True, True, 50, 8), (3, "alea-iacta-est-long", True, True, 3, 9),
-    (4, "points", True, False, 50, 10), (2, "cursus-honorum", True, True, 50, 11),
+EASY_CARD = VictoryCard(
+    "fuzz-easy",
+    laurels=4,
+    legions=1,
+    denarii=20,
+    markers=2,
+    need={2: 3, 3: 3, 4: 2, 5: 2},
+    obligatory="markers",
+    length="short",
+)
+BASE_GAMES = (  # (players, victory card or "points", auto_forced, log, round limit, seed)
+    (2, "alea-iacta-est-short", True, True, 50, 1),
+    (3, "panem-et-circenses", True, False, 50, 2),
+    (4, "cursus-honorum", True, True, 50, 3),
+    (5, "quinque-viri", True, True, 50, 4),
+    (2, "points", False, True, 50, 5),
+    (3, "points", True, True, 50, 6),
+    (4, "pax-romana", False, False, 50, 7),
+    (5, EASY_CARD, True, True, 50, 8),
+    (3, "alea-iacta-est-long", True, True, 3, 9),
+    (4, "points", True, False, 50, 10),
+    (2, "cursus-honorum", True, True, 50, 11),
     (5, "quinque-viri", False, True, 50, 12),
 )
-LOG_KEPT = 12                # lines of a base state's log kept (the log is free text; short saves fuzz faster)
+LOG_KEPT = 12  # lines of a base state's log kept (the log is free text; short saves fuzz faster)
 
 
 # ------------------------------------------------------------------------------ real states
@@ -84,9 +99,42 @@ def decision_kinds(texts) -> set:
 
 
 # ------------------------------------------------------------------------------ mutations
-INT_PALETTE = (-1, 0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 16, 50, 76, 77, 99, 100, 127, 128, 255, 10_000, 10_001,
-               2 ** 15, 10 ** 8, 10 ** 8 + 1, 2 ** 31 - 1, -2 ** 31, 2 ** 31, -2 ** 31 - 1, 2 ** 32, 2 ** 53 + 1,
-               2 ** 63, -2 ** 63 - 1, 10 ** 30)
+INT_PALETTE = (
+    -1,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    10,
+    11,
+    16,
+    50,
+    76,
+    77,
+    99,
+    100,
+    127,
+    128,
+    255,
+    10_000,
+    10_001,
+    2**15,
+    10**8,
+    10**8 + 1,
+    2**31 - 1,
+    -(2**31),
+    2**31,
+    -(2**31) - 1,
+    2**32,
+    2**53 + 1,
+    2**63,
+    -(2**63) - 1,
+    10**30,
+)
 ODD_VALUES = (1.5, 3.0, -0.0, 1e308, "7", "", "x" * 300, True, False, None, [], [1], {}, {"a": 1}, [[[0]]])
 
 
@@ -148,7 +196,7 @@ def several_values(rng, d, pool):
 def resource_value(rng, d, pool):
     """Money, laurels, legions, the Colosseum, bids or reshuffles set anywhere up to int32."""
     choice = rng.integers(4)
-    value = int(_pick(rng, (0, 1, 40, 500, 10 ** 6, 10 ** 8, 10 ** 8 + 1, 2 ** 31 - 1, 2 ** 31 - 100)))
+    value = int(_pick(rng, (0, 1, 40, 500, 10**6, 10**8, 10**8 + 1, 2**31 - 1, 2**31 - 100)))
     if choice == 0:
         d["arrays"]["res"][int(rng.integers(5))][int(rng.integers(3))] = value
     elif choice == 1:
@@ -177,7 +225,7 @@ def amount_at_limit(rng, d, pool):
             return False
         return True
 
-    low, high = holder[key], 2 ** 31 - 1
+    low, high = holder[key], 2**31 - 1
     if not accepted(low):
         return d
     while low < high:
@@ -204,18 +252,18 @@ def task_edit(rng, d, pool):
     elif choice == 2 and n >= 2:
         j = int(rng.integers(n))
         tasks[i], tasks[j] = tasks[j], tasks[i]
-    elif choice == 3 and n >= 1:                     # drop a row (the bottom one often)
+    elif choice == 3 and n >= 1:  # drop a row (the bottom one often)
         i = 0 if rng.random() < 0.5 else i
         del tasks[i]
         tasks.append([0, 0, 0, 0])
         meta[Meta.N_TASKS] = n - 1
-    elif choice == 4 and n >= 1:                     # a row repeated
+    elif choice == 4 and n >= 1:  # a row repeated
         tasks.insert(i, list(tasks[i]))
         tasks.pop()
         meta[Meta.N_TASKS] = n + 1
     elif choice == 5:
         meta[Meta.N_TASKS] = max(0, n + int(_pick(rng, (-2, -1, 1, 2, 60, 64, 65, 128))))
-    else:                                            # the bottom entry altered
+    else:  # the bottom entry altered
         tasks[0] = [int(_pick(rng, [int(t) for t in Task])), int(rng.integers(-1, 5)), int(rng.integers(3)), 0]
     return d
 
@@ -273,13 +321,24 @@ def move_card(rng, d, pool):
     else:
         places = [p for p in _card_places(d) if p[0] not in ("build", "catacombs_seen")]
         _counts(d, _pick(rng, places))[code] += 1
-    if rng.random() < 0.2:                           # and the build or a seen pile touched too
+    if rng.random() < 0.2:  # and the build or a seen pile touched too
         _counts(d, _pick(rng, [p for p in _card_places(d) if p[0] in ("build", "catacombs_seen")]))[code] += 1
     return d
 
 
-SEAT_ARRAYS = ("hand", "markers", "res", "followers", "coin_bowl", "pantheon_seen", "catacombs_seen", "bids",
-               "committed", "declared", "winner")
+SEAT_ARRAYS = (
+    "hand",
+    "markers",
+    "res",
+    "followers",
+    "coin_bowl",
+    "pantheon_seen",
+    "catacombs_seen",
+    "bids",
+    "committed",
+    "declared",
+    "winner",
+)
 
 
 def swap_seats(rng, d, pool):
@@ -321,10 +380,31 @@ def config_edit(rng, d, pool):
     config = d["config"]
     choice = int(rng.integers(6))
     if choice == 0:
-        config["num_players"] = _pick(rng, (1, 2, 3, 4, 5, 6, 0, -1, 10 ** 30, True, 3.0, "4"))
+        config["num_players"] = _pick(rng, (1, 2, 3, 4, 5, 6, 0, -1, 10**30, True, 3.0, "4"))
     elif choice == 1:
-        config["round_limit"] = _pick(rng, (0, 1, -1, 2, 10, 49, 50, 51, 9_999, 10_000, 10_001, 2 ** 31, 10 ** 30,
-                                            2.5, "50", True, None, d["arrays"]["meta"][Meta.ROUND] - 1))
+        config["round_limit"] = _pick(
+            rng,
+            (
+                0,
+                1,
+                -1,
+                2,
+                10,
+                49,
+                50,
+                51,
+                9_999,
+                10_000,
+                10_001,
+                2**31,
+                10**30,
+                2.5,
+                "50",
+                True,
+                None,
+                d["arrays"]["meta"][Meta.ROUND] - 1,
+            ),
+        )
     elif choice == 2:
         key = _pick(rng, ("point_variant", "auto_forced"))
         config[key] = _pick(rng, (not config[key], 0, 1, "yes", None))
@@ -334,8 +414,27 @@ def config_edit(rng, d, pool):
     elif config["victory_card"] is not None:
         card = config["victory_card"]
         key = _pick(rng, ("laurels", "legions", "denarii", "markers", "need", "id", "obligatory", "length", "extra"))
-        card[key] = _pick(rng, (0, 3, -1, 10 ** 8, 10 ** 8 + 1, 2 ** 31, 10 ** 30, "x" * 200, None, "favor",
-                                {"02": 3}, {"2": 7}, {"2.0": 3}, {"9": 3}, [], 1.5))
+        card[key] = _pick(
+            rng,
+            (
+                0,
+                3,
+                -1,
+                10**8,
+                10**8 + 1,
+                2**31,
+                10**30,
+                "x" * 200,
+                None,
+                "favor",
+                {"02": 3},
+                {"2": 7},
+                {"2.0": 3},
+                {"9": 3},
+                [],
+                1.5,
+            ),
+        )
     else:
         config.pop(_pick(rng, sorted(config)))
     return d
@@ -403,9 +502,24 @@ def log_edit(rng, d, pool):
     return d
 
 
-DOC_MUTATIONS = (int_value, meta_value, several_values, resource_value, amount_at_limit, task_edit, move_card,
-                 swap_seats, splice, splice_group, config_edit, shape_change, delete_key, type_change, add_key,
-                 log_edit)
+DOC_MUTATIONS = (
+    int_value,
+    meta_value,
+    several_values,
+    resource_value,
+    amount_at_limit,
+    task_edit,
+    move_card,
+    swap_seats,
+    splice,
+    splice_group,
+    config_edit,
+    shape_change,
+    delete_key,
+    type_change,
+    add_key,
+    log_edit,
+)
 
 
 # text mutations: (rng, text) -> str or bytes
@@ -515,8 +629,10 @@ def check_invariants(g: Game, extra=None):
     space = _space(g)
     for p in range(g.n):
         obs = g.observe(p)
-        _expect(np.isfinite(obs).all() and space.contains(obs), f"observation of player_{p} outside its space "
-                f"(min {obs.min()}, at {int(obs.argmin())})")
+        _expect(
+            np.isfinite(obs).all() and space.contains(obs),
+            f"observation of player_{p} outside its space (min {obs.min()}, at {int(obs.argmin())})",
+        )
     _expect(bool(g.legal_mask().any()) != g.is_over, "a running game offers no action, or a finished one does")
     if extra is not None:
         extra(g)
@@ -565,16 +681,18 @@ class Report:
     tried: int = 0
     rejected: int = 0
     accepted: int = 0
-    played: int = 0           # distinct accepted states played to the end
+    played: int = 0  # distinct accepted states played to the end
     steps: int = 0
     crashes: list = field(default_factory=list)
     breaches: list = field(default_factory=list)
     by_mutation: dict = field(default_factory=dict)
 
     def summary(self) -> str:
-        return (f"inputs tried {self.tried}, rejected {self.rejected}, accepted {self.accepted} "
-                f"({self.played} distinct states played to the end, {self.steps} steps), "
-                f"crashes {len(self.crashes)}, invariant breaches {len(self.breaches)}")
+        return (
+            f"inputs tried {self.tried}, rejected {self.rejected}, accepted {self.accepted} "
+            f"({self.played} distinct states played to the end, {self.steps} steps), "
+            f"crashes {len(self.crashes)}, invariant breaches {len(self.breaches)}"
+        )
 
 
 def _state_key(g: Game) -> bytes:
@@ -594,13 +712,13 @@ def check_input(source, report: Report, played: set, extra=None, extra_every: in
         check_invariants(g, extra)
         check_round_trip(g)
         key = _state_key(g)
-        if key not in played:          # the same state (and so the same seeded play) is judged once
+        if key not in played:  # the same state (and so the same seeded play) is judged once
             played.add(key)
             report.played += 1
             report.steps += play_to_end(g, zlib.crc32(key), extra, extra_every)
     except Breach:
         raise
-    except Exception as exc:           # an exception in play is a breach too
+    except Exception as exc:  # an exception in play is a breach too
         raise Breach(f"{type(exc).__name__} after loading: {str(exc)[:300]}") from exc
     return "accepted"
 
@@ -619,7 +737,7 @@ def fuzz(inputs: int, seed: int, pool: list[str], extra=None, extra_every: int =
         except Breach as exc:
             report.breaches.append((i, name, str(exc)[:500]))
             continue
-        except Exception as exc:      # noqa: BLE001 - any other exception is what we hunt
+        except Exception as exc:  # noqa: BLE001 - any other exception is what we hunt
             report.crashes.append((i, name, f"{type(exc).__name__}: {str(exc)[:300]}"))
             continue
         if verdict == "rejected":
@@ -631,4 +749,3 @@ def fuzz(inputs: int, seed: int, pool: list[str], extra=None, extra_every: int =
         if progress is not None:
             progress(i, report)
     return report
-

@@ -5,11 +5,12 @@
 all 100 cards stay accounted for; ``run`` pushes the tasks under test above a sentinel
 decision (player_0 placing a follower), where the scenario stops.
 """
+
 import numpy as np
 
 from tribune_env import FACTIONS, Game
 from tribune_env.data import NUM_VALUES
-from tribune_env.state import Meta, MONEY
+from tribune_env.state import MONEY, Meta
 from tribune_env.tasks import Task
 
 
@@ -40,7 +41,7 @@ def _pull(g, code):
     where = np.flatnonzero(g.state.draw[:n] == code)
     assert len(where), f"{g.card_name(code)} is not in the draw pile"
     i = int(where[-1])
-    g.state.draw[i: n - 1] = g.state.draw[i + 1: n].copy()
+    g.state.draw[i : n - 1] = g.state.draw[i + 1 : n].copy()
     g.state.draw[n - 1] = -1
     g.state.meta[Meta.DRAW_N] = n - 1
     return code
@@ -134,6 +135,6 @@ def bid_digits(g, money: int) -> int:
     """Digits of a bid by a holder of `money` denarii, from the rule "any number of denarii"
     (computed here apart from the engine's core/bids.py)."""
     digits = 1
-    while g.data.bid_base ** digits <= money:
+    while g.data.bid_base**digits <= money:
         digits += 1
     return digits

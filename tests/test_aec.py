@@ -1,5 +1,6 @@
 """The PettingZoo AEC environment: masks, rewards and endings for 2-5 players (its conformance
 tests, for every player count and victory card, are in test_conformance.py)."""
+
 import numpy as np
 import pytest
 from pettingzoo.test import render_test
@@ -40,7 +41,7 @@ def test_every_agent_receives_its_win_reward(n):
     e = tribune_env.envs.env(num_players=n)
     final = play_random(e, seed=n)
     game = e.unwrapped.game
-    assert sorted(final) == sorted(e.possible_agents)          # losers included
+    assert sorted(final) == sorted(e.possible_agents)  # losers included
     assert game.terminated
     (winner,) = game.winners()
     expected = {f"player_{p}": 1.0 if p == winner else -1.0 / (n - 1) for p in range(n)}
@@ -83,19 +84,25 @@ def test_observation_and_state_follow_the_engine():
     seat = e.possible_agents.index(agent)
     assert np.array_equal(e.observe(agent)["observation"], e.game.observe(seat))
     other = next(a for a in e.possible_agents if a != agent)
-    assert not e.action_mask(other).any()                      # only the agent to act has actions
+    assert not e.action_mask(other).any()  # only the agent to act has actions
     state = e.state()
     size = e.game.obs_layout.size
     assert state.shape == (5 * size,)
     for p in range(3):
-        assert np.array_equal(state[p * size:(p + 1) * size], e.game.observe(p))
-    assert not state[3 * size:].any()
+        assert np.array_equal(state[p * size : (p + 1) * size], e.game.observe(p))
+    assert not state[3 * size :].any()
 
 
-@pytest.mark.parametrize("config, words", [
-    ({"num_players": 6}, "num_players"), ({"reward": "money"}, "reward"),
-    ({"render_mode": "rgb_array"}, "render_mode"), ({"victory_card": "veni"}, "victory card"),
-    ({"round_limit": 0}, "round_limit")])
+@pytest.mark.parametrize(
+    "config, words",
+    [
+        ({"num_players": 6}, "num_players"),
+        ({"reward": "money"}, "reward"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"victory_card": "veni"}, "victory card"),
+        ({"round_limit": 0}, "round_limit"),
+    ],
+)
 def test_bad_configuration_raises(config, words):
     with pytest.raises(ConfigError, match=words):
         tribune_env.envs.env(**config)

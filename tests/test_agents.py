@@ -1,4 +1,5 @@
 """The agent interface, the spec parser, IS-MCTS and trained-model agents."""
+
 import zipfile
 
 import numpy as np
@@ -28,21 +29,30 @@ def test_specs_parse_into_names_and_options():
     assert parse_spec("model:runs/best.zip") == ("model", {"path": "runs/best.zip"})
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("greedy", "unknown agent"), ("ismcts:seconds", "not key=value"), ("model", "needs a path"),
-    ("ismcts:pool=3", "bad options"), ("ismcts:iterations=0,seconds=0", "budget"),
-    ("ismcts:policy=greedy", "policy must be"), ("ismcts:horizon=game", "horizon must be"),
-    ("ismcts:opponents=random", "opponents must be"), ("ismcts:width=-1", "width must be an int from 0 to 1,000"),
-    ("ismcts:depth=0", "depth must be an int from 1"), ("ismcts:confidence=-1", "confidence must be a number from 0"),
-    ("ismcts:seconds=nan", "seconds must be a number from 0 to 3,600, got nan"),
-    ("ismcts:seconds=inf", "seconds must be a number from 0 to 3,600, got inf"),
-    ("ismcts:iterations=1e400", "iterations must be an int from 0 to 10,000,000, got inf"),
-    ("ismcts:iterations=0.5", "iterations must be an int from 0 to 10,000,000, got 0.5"),
-    ("ismcts:rounds=" + "9" * 30, "rounds must be an int from 1 to 1,000"),
-    ("ismcts:exploration=nan", "exploration must be a number from 0 to 100, got nan"),
-    ("ismcts:seconds=fast", "seconds must be a number from 0 to 3,600, got 'fast'"),
-    ("model:/nonexistent.zip", "no model file"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("greedy", "unknown agent"),
+        ("ismcts:seconds", "not key=value"),
+        ("model", "needs a path"),
+        ("ismcts:pool=3", "bad options"),
+        ("ismcts:iterations=0,seconds=0", "budget"),
+        ("ismcts:policy=greedy", "policy must be"),
+        ("ismcts:horizon=game", "horizon must be"),
+        ("ismcts:opponents=random", "opponents must be"),
+        ("ismcts:width=-1", "width must be an int from 0 to 1,000"),
+        ("ismcts:depth=0", "depth must be an int from 1"),
+        ("ismcts:confidence=-1", "confidence must be a number from 0"),
+        ("ismcts:seconds=nan", "seconds must be a number from 0 to 3,600, got nan"),
+        ("ismcts:seconds=inf", "seconds must be a number from 0 to 3,600, got inf"),
+        ("ismcts:iterations=1e400", "iterations must be an int from 0 to 10,000,000, got inf"),
+        ("ismcts:iterations=0.5", "iterations must be an int from 0 to 10,000,000, got 0.5"),
+        ("ismcts:rounds=" + "9" * 30, "rounds must be an int from 1 to 1,000"),
+        ("ismcts:exploration=nan", "exploration must be a number from 0 to 100, got nan"),
+        ("ismcts:seconds=fast", "seconds must be a number from 0 to 3,600, got 'fast'"),
+        ("model:/nonexistent.zip", "no model file"),
+    ],
+)
 def test_bad_specs_name_the_problem(spec, message):
     with pytest.raises(ConfigError, match=message):
         make_agent(spec)
@@ -60,15 +70,19 @@ def test_random_agent_is_reproducible_from_its_seed():
             chosen.append(agents[p].act(game.observe(p), game.legal_mask(), PlayerView(game, p)))
             game.step(chosen[-1])
         return chosen
+
     assert actions(1) == actions(1) != actions(2)
 
 
-@pytest.mark.parametrize("n, variant, options", [
-    (2, {}, {"width": 3}),
-    (3, {"point_variant": True}, {"depth": 3, "width": 4}),
-    (4, {}, {"policy": "random", "guide": "none", "opponents": "search", "horizon": "moves", "depth": 4}),
-    (5, {"auto_forced": False}, {"rollout": 0}),
-])
+@pytest.mark.parametrize(
+    "n, variant, options",
+    [
+        (2, {}, {"width": 3}),
+        (3, {"point_variant": True}, {"depth": 3, "width": 4}),
+        (4, {}, {"policy": "random", "guide": "none", "opponents": "search", "horizon": "moves", "depth": 4}),
+        (5, {"auto_forced": False}, {"rollout": 0}),
+    ],
+)
 def test_ismcts_plays_legal_games(n, variant, options):
     game = Game(n, seed=n, log=False, round_limit=2, **variant)
     search = ISMCTSAgent(**{"iterations": 12, "seconds": 0, "rollout": 2, **options})
@@ -86,6 +100,7 @@ def test_ismcts_is_reproducible_with_an_iteration_budget():
             moves.append(agent.act(game.observe(p), game.legal_mask(), PlayerView(game, p)))
             game.step(moves[-1])
         return moves
+
     assert first_moves(4) == first_moves(4)
 
 
@@ -120,15 +135,19 @@ def test_ismcts_tries_every_root_move_and_plays_the_best_mean():
 def test_ismcts_leaves_the_heuristic_move_only_for_one_that_beats_it_on_the_same_worlds():
     agent = ISMCTSAgent(iterations=1, seconds=0, confidence=2)
     moves = np.array([3, 5, 7])
-    heuristic = np.array([0.10, -0.20, 0.30, 0.00])           # the default, 5, in four worlds
-    values = np.array([heuristic + [0.05, 0.06, 0.05, 0.06],   # 3: a little better in every world
-                       heuristic,
-                       heuristic + [0.90, -0.50, 0.80, -0.40]])  # 7: a better mean, but only by luck
+    heuristic = np.array([0.10, -0.20, 0.30, 0.00])  # the default, 5, in four worlds
+    values = np.array(
+        [
+            heuristic + [0.05, 0.06, 0.05, 0.06],  # 3: a little better in every world
+            heuristic,
+            heuristic + [0.90, -0.50, 0.80, -0.40],
+        ]
+    )  # 7: a better mean, but only by luck
     assert values[2].mean() > values[0].mean()
     assert agent._choice(moves, values, default=5) == 3
-    assert agent._choice(moves, values[[1, 1, 2]], default=5) == 5     # nothing sure beats it
-    assert agent._choice(moves, values[:, :1], default=5) == 5         # one world proves nothing
-    assert agent._choice(moves, values, default=None) == 7             # no confidence: the best mean
+    assert agent._choice(moves, values[[1, 1, 2]], default=5) == 5  # nothing sure beats it
+    assert agent._choice(moves, values[:, :1], default=5) == 5  # one world proves nothing
+    assert agent._choice(moves, values, default=None) == 7  # no confidence: the best mean
 
 
 def test_ismcts_out_of_time_before_one_world_plays_the_heuristic_move():
@@ -147,7 +166,7 @@ def test_ismcts_width_narrows_the_root_to_the_best_placements():
     agent.act(game.observe(p), game.legal_mask(), PlayerView(game, p))
     assert len(agent.last_values) == 3 and all(game.legal_mask()[a] for a in agent.last_values)
     legal = np.flatnonzero(game.legal_mask())
-    worst = best_placements(game, len(legal))[-1]          # the heuristic's move joins the best three
+    worst = best_placements(game, len(legal))[-1]  # the heuristic's move joins the best three
     moves = agent._root_moves(game, legal, default=worst)
     assert len(moves) == 4 and worst in moves
 
@@ -164,6 +183,7 @@ def test_any_agent_is_an_opponent_of_the_gym_environment():
 
 def test_a_saved_maskable_ppo_model_loads_as_an_agent(tmp_path):
     from sb3_contrib import MaskablePPO
+
     model = MaskablePPO("MlpPolicy", SingleAgentEnv(num_players=2), n_steps=64, batch_size=64, seed=0)
     model.learn(64)
     model.save(tmp_path / "tiny.zip")
@@ -185,13 +205,14 @@ def test_a_file_that_is_not_a_model_is_refused(tmp_path):
 
 def test_a_model_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypatch):
     from sb3_contrib import MaskablePPO
+
     monkeypatch.setattr(MaskablePPO, "load", lambda *args, **kwargs: pytest.fail("the file was read"))
     big = tmp_path / "big.zip"
     with open(big, "wb") as file:
-        file.truncate(150 * 2**20)                      # sparse: no disk used
+        file.truncate(150 * 2**20)  # sparse: no disk used
     with pytest.raises(ConfigError, match="big.zip is larger than 100 MB"):
         make_agent(f"model:{big}")
-    bomb = tmp_path / "bomb.zip"                      # small, but unpacks to more than 100 MB
+    bomb = tmp_path / "bomb.zip"  # small, but unpacks to more than 100 MB
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
         with archive.open("data", "w", force_zip64=True) as member:
             for _ in range(101):
@@ -208,13 +229,14 @@ def test_a_model_advised_by_itself_is_refused_at_the_first_repeat(tmp_path, monk
 
     import agents.model
     from tribune_env.envs.advice import advised_space
+
     game = Game(2, seed=0, log=False)
     env = gym.Env()
     env.observation_space = advised_space(gym.spaces.Box(0.0, np.inf, (game.obs_layout.size,)), game.A.size)
     env.action_space = gym.spaces.Discrete(game.A.size)
     path = tmp_path / "self.zip"
     model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [4]})
-    model.advisor = f"model:{tmp_path}/../{tmp_path.name}/self.zip"     # itself, by another name
+    model.advisor = f"model:{tmp_path}/../{tmp_path.name}/self.zip"  # itself, by another name
     model.save(path)
     loads, load = [], agents.model.load_model
     monkeypatch.setattr(agents.model, "load_model", lambda p: loads.append(p) or load(p))

@@ -1,4 +1,5 @@
 """`tribune bench`: runs every environment and reports the table and the targets (no timing asserted)."""
+
 import json
 
 from click.testing import CliRunner
@@ -8,12 +9,32 @@ from training.cli import main
 
 def test_bench_reports_every_environment(tmp_path):
     out = tmp_path / "bench.json"
-    result = CliRunner().invoke(main, ["bench", "--seconds", "0.2", "--repeats", "1", "--players", "3",
-                                       "--num-envs", "8", "--json", str(out),
-                                       "--plot", str(tmp_path / "bench.png")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            "--seconds",
+            "0.2",
+            "--repeats",
+            "1",
+            "--players",
+            "3",
+            "--num-envs",
+            "8",
+            "--json",
+            str(out),
+            "--plot",
+            str(tmp_path / "bench.png"),
+        ],
+    )
     assert result.exit_code == 0, result.output
-    names = ["connect_four_v3 (AEC)", "texas_holdem_v4 (AEC)", "tribune AEC, 3 players",
-             "tribune VectorGames, N=8", "tribune VectorEnv, N=8"]
+    names = [
+        "connect_four_v3 (AEC)",
+        "texas_holdem_v4 (AEC)",
+        "tribune AEC, 3 players",
+        "tribune VectorGames, N=8",
+        "tribune VectorEnv, N=8",
+    ]
     for name in names:
         assert f"| {name} |" in result.output
     assert "tribune AEC / connect_four_v3" in result.output

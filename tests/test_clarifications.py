@@ -1,16 +1,33 @@
 """One or more tests for every rule clarification of clarifications.md §4."""
+
 import numpy as np
 import pytest
 
-from tests.scenario import (C, bid_digits, display, done, fresh, give, hand_of, legal, money, occupy,
-                            place_card, run, set_values, step, to_catacombs, to_curia, waiting)
+from tests.scenario import (
+    C,
+    bid_digits,
+    display,
+    done,
+    fresh,
+    give,
+    hand_of,
+    legal,
+    money,
+    occupy,
+    place_card,
+    run,
+    set_values,
+    step,
+    to_catacombs,
+    to_curia,
+    waiting,
+)
 from tribune_env import Game
-from tribune_env.data import (GLADIATORS, LEGATES, PATRICIANS, PLEBEIANS, SENATORS,
-                              VESTALS, VictoryCard)
-from tribune_env.state import ETERNAL, LAURELS, Meta, MARKERS, MONEY, SCROLL, TILE, TRIBUNE
+from tribune_env.data import GLADIATORS, LEGATES, PATRICIANS, PLEBEIANS, SENATORS, VESTALS, VictoryCard
+from tribune_env.state import ETERNAL, LAURELS, MARKERS, MONEY, SCROLL, TILE, TRIBUNE, Meta
 from tribune_env.tasks import Task
 
-LONG = "alea-iacta-est-long"        # hard to meet by accident: keeps staged games running
+LONG = "alea-iacta-est-long"  # hard to meet by accident: keeps staged games running
 
 
 # ------------------------------------------------------------------ helpers
@@ -48,8 +65,7 @@ def default_action(g):
 @pytest.mark.parametrize("tile", [SCROLL, TRIBUNE])
 def test_tile_holder_is_not_offered_a_scroll(tile):
     """Tiles: a scroll or tribune holder cannot take a (second) scroll from Legates or Senators."""
-    for f, other in ((LEGATES, "Legates: draw a card and buy a legion"),
-                     (SENATORS, "Senators: draw two cards")):
+    for f, other in ((LEGATES, "Legates: draw a card and buy a legion"), (SENATORS, "Senators: draw two cards")):
         g = fresh(3, auto_forced=False)
         display(g, 0, "Legates" if f == LEGATES else "Senators", 3, 4)
         g.state.res[0, TILE] = tile
@@ -108,7 +124,7 @@ def test_temporary_favor_taken_by_vestal_controller():
     """Tiles: the Vestal controller takes a laurel and may take the temporary favor."""
     g = fresh(3)
     display(g, 1, "Vestal", 3, 4)
-    run(g, (Task.FACTION_BENEFIT, VESTALS))   # the tribune option is closed: the laurel one is forced
+    run(g, (Task.FACTION_BENEFIT, VESTALS))  # the tribune option is closed: the laurel one is forced
     assert waiting(g) == (Task.TEMP_FAVOR, 1)
     assert legal(g) == {"take the temporary favor", "decline"}
     step(g, "take the temporary favor")
@@ -122,7 +138,7 @@ def test_temporary_favor_not_for_eternal_favor_holder():
     g = fresh(3)
     display(g, 1, "Vestal", 3, 4)
     g.state.res[1, ETERNAL] = 1
-    run(g, (Task.FACTION_BENEFIT, VESTALS))   # the laurel option is forced (no scroll)
+    run(g, (Task.FACTION_BENEFIT, VESTALS))  # the laurel option is forced (no scroll)
     assert done(g)
     assert g.state.meta[Meta.TEMP_FAVOR] == -1
     assert g.state.res[1, LAURELS] == 1
@@ -164,8 +180,7 @@ def test_at_most_one_eternal_favor():
     give(g, 0, C("Vestal", 0), C("Vestal", 8))
     g.state.field_owner[VESTALS, 0] = 0
     run(g, (Task.TAKEOVER, VESTALS))
-    step(g, "add Aquilia Severa (Vestal Virgins 0) to set", "add Vestal Virgins 8 to set",
-         "commit set")
+    step(g, "add Aquilia Severa (Vestal Virgins 0) to set", "add Vestal Virgins 8 to set", "commit set")
     assert done(g)
     assert g.state.res[0, ETERNAL] == 1
 
@@ -173,12 +188,11 @@ def test_at_most_one_eternal_favor():
 def test_aquilia_severa_gives_eternal_favor_and_returns_temporary():
     """Tiles: Aquilia Severa gives eternal favor; the temporary favor goes back."""
     g = fresh(3)
-    g.state.meta[Meta.TEMP_FAVOR] = 0          # staged: p0 held it before (e.g. lost the Vestals later)
+    g.state.meta[Meta.TEMP_FAVOR] = 0  # staged: p0 held it before (e.g. lost the Vestals later)
     give(g, 0, C("Vestal", 0), C("Vestal", 8))
     g.state.field_owner[VESTALS, 0] = 0
     run(g, (Task.TAKEOVER, VESTALS))
-    step(g, "add Aquilia Severa (Vestal Virgins 0) to set", "add Vestal Virgins 8 to set",
-         "commit set")
+    step(g, "add Aquilia Severa (Vestal Virgins 0) to set", "add Vestal Virgins 8 to set", "commit set")
     assert g.state.res[0, ETERNAL] == 1
     assert g.state.meta[Meta.TEMP_FAVOR] == -1
 
@@ -192,7 +206,7 @@ def test_thermae_payment_is_compulsory():
     occupy(g, "Thermae", 0, 0)
     occupy(g, "Thermae", 1, 0)
     run(g, (Task.THERMAE,))
-    assert done(g)                                   # nobody was asked anything
+    assert done(g)  # nobody was asked anything
     assert money(g, 0) == 0
     assert hand_of(g, 0) == ["Senators 10"]
     assert g.state.discard_public[C("Legates", 6)] == 1
@@ -211,7 +225,7 @@ def test_forum_pays_left_to_right_until_money_runs_out():
     assert money(g, 0) == 2
     assert hand_of(g, 0) == ["Senators 3"]
     assert g.state.discard_public[C("Senators", 4)] == 1
-    assert g.state.discard_public[C("Gladiators", 2)] == 1          # unoccupied space
+    assert g.state.discard_public[C("Gladiators", 2)] == 1  # unoccupied space
 
 
 def _at_curia(g):
@@ -222,8 +236,7 @@ def _at_curia(g):
 
 
 def _at_catacombs(g):
-    to_catacombs(g, C("Senators", 5), C("Legates", 2), C("Gladiators", 1), C("Gladiators", 2),
-                 C("Patricians", 3))
+    to_catacombs(g, C("Senators", 5), C("Legates", 2), C("Gladiators", 1), C("Gladiators", 2), C("Patricians", 3))
     occupy(g, "Catacombs", 0, 0)
     run(g, (Task.CATACOMBS, 0))
 
@@ -260,7 +273,7 @@ def _at_tigellinus(g):
 
 def _at_temp_favor(g):
     display(g, 0, "Vestal", 3, 4)
-    run(g, (Task.FACTION_BENEFIT, VESTALS))   # laurel option forced; then the favor choice
+    run(g, (Task.FACTION_BENEFIT, VESTALS))  # laurel option forced; then the favor choice
 
 
 def _at_buy_legion(g):
@@ -274,13 +287,22 @@ def _at_chariot_place(g):
     run(g, (Task.CHARIOT_PLACE, 0))
 
 
-@pytest.mark.parametrize("stage, kind", [
-    (_at_curia, Task.CURIA_CHOICE), (_at_catacombs, Task.CATACOMBS_CHOICE),
-    (_at_sacrifice, Task.SACRIFICE), (_at_mars, Task.MARS_PAIR),
-    (_at_takeover, Task.TAKEOVER_SET), (_at_assassin, Task.ASSASSIN),
-    (_at_tigellinus, Task.TIGELLINUS), (_at_temp_favor, Task.TEMP_FAVOR),
-    (_at_buy_legion, Task.BUY_LEGION), (_at_chariot_place, Task.CHARIOT_PLACE)],
-    ids=lambda x: getattr(x, "name", None))
+@pytest.mark.parametrize(
+    "stage, kind",
+    [
+        (_at_curia, Task.CURIA_CHOICE),
+        (_at_catacombs, Task.CATACOMBS_CHOICE),
+        (_at_sacrifice, Task.SACRIFICE),
+        (_at_mars, Task.MARS_PAIR),
+        (_at_takeover, Task.TAKEOVER_SET),
+        (_at_assassin, Task.ASSASSIN),
+        (_at_tigellinus, Task.TIGELLINUS),
+        (_at_temp_favor, Task.TEMP_FAVOR),
+        (_at_buy_legion, Task.BUY_LEGION),
+        (_at_chariot_place, Task.CHARIOT_PLACE),
+    ],
+    ids=lambda x: getattr(x, "name", None),
+)
 def test_optional_choice_offers_decline(stage, kind):
     """Free choices: every optional act is a decision offering a real option and "decline"."""
     g = fresh(3, money=20)
@@ -305,8 +327,7 @@ def test_benefit_options_are_choices():
     g = fresh(3)
     display(g, 0, "Gladiators", 3, 4)
     run(g, (Task.FACTION_BENEFIT, GLADIATORS))
-    assert legal(g) == {"Gladiators: take the Colosseum denarii",
-                        "Gladiators: draw a card and dispatch an assassin"}
+    assert legal(g) == {"Gladiators: take the Colosseum denarii", "Gladiators: draw a card and dispatch an assassin"}
 
 
 # ================================================================== Secrecy
@@ -324,7 +345,7 @@ def test_chariot_bids_are_sealed():
     step(g2, "bid digit 8")
     assert waiting(g) == waiting(g2) == (Task.CHARIOT_BID, 1)
     assert _same_view(g, g2, 1) and _same_view(g, g2, 2)
-    assert not _same_view(g, g2, 0)               # the bidder sees its own bid
+    assert not _same_view(g, g2, 0)  # the bidder sees its own bid
 
 
 def test_atrium_bids_are_sealed():
@@ -368,8 +389,10 @@ def test_setup_discards_are_hidden():
     cards = [a for a in g.legal_actions() if g.A.labels[a].startswith("discard")]
     assert len(cards) >= 3
     g2 = g.clone()
-    g.step(cards[0]); g.step(cards[1])
-    g2.step(cards[-1]); g2.step(cards[-2])
+    g.step(cards[0])
+    g.step(cards[1])
+    g2.step(cards[-1])
+    g2.step(cards[-2])
     assert waiting(g) == waiting(g2) and waiting(g)[1] != p
     others = [q for q in range(3) if q != p]
     assert all(_same_view(g, g2, q) for q in others)
@@ -393,8 +416,7 @@ def test_pantheon_look_is_private():
 def test_catacombs_look_is_private():
     """Secrecy: only players who examined the Catacombs pile see its cards."""
     g = fresh(3)
-    to_catacombs(g, C("Senators", 5), C("Legates", 2), C("Gladiators", 1), C("Gladiators", 2),
-                 C("Patricians", 3))
+    to_catacombs(g, C("Senators", 5), C("Legates", 2), C("Gladiators", 1), C("Gladiators", 2), C("Patricians", 3))
     occupy(g, "Catacombs", 0, 0)
     occupy(g, "Catacombs", 1, 1)
     run(g, *[(Task.CATACOMBS, i) for i in range(3)], (Task.CATACOMBS_END,))
@@ -437,14 +459,14 @@ def test_atrium_first_player_chooses_which_two_turn_up():
     step(g, "Atrium: leave card 2 face down")
     atrium = g.board.slots["Atrium Auctionorum"]
     assert g.state.slot_up[atrium].tolist() == [1, 0, 1]
-    assert slot_view(g, 1, "Atrium Auctionorum", 0)[1] == 8.0      # face-up cards are public
+    assert slot_view(g, 1, "Atrium Auctionorum", 0)[1] == 8.0  # face-up cards are public
     assert waiting(g) == (Task.PLACE, 1)
     assert "place follower: Atrium Auctionorum" in legal(g)
     step(g, "place follower: coin bowl")
     assert waiting(g) == (Task.PLACE, 0)
-    assert "place follower: Atrium Auctionorum" not in legal(g)    # p0 already holds "1."
+    assert "place follower: Atrium Auctionorum" not in legal(g)  # p0 already holds "1."
     step(g, "place follower: coin bowl")
-    step(g, "place follower: Atrium Auctionorum")                  # p1 on "2."
+    step(g, "place follower: Atrium Auctionorum")  # p1 on "2."
     assert g.state.slot_up[atrium].tolist() == [1, 1, 1]
 
 
@@ -475,7 +497,7 @@ def test_atrium_alone_unable_to_pay_takes_nothing():
 def test_higher_sum_beats_more_cards():
     """Strength: a set with fewer cards but a higher sum takes over."""
     g = fresh(3)
-    display(g, 0, "Senators", 3, 4, 5)             # 3 cards, 12
+    display(g, 0, "Senators", 3, 4, 5)  # 3 cards, 12
     give(g, 1, C("Senators", 8), C("Senators", 10))
     g.state.field_owner[SENATORS, 0] = 1
     run(g, (Task.TAKEOVER, SENATORS))
@@ -488,7 +510,7 @@ def test_higher_sum_beats_more_cards():
 def test_equal_or_weaker_set_cannot_take_over(cards):
     """Strength: neither more cards nor a higher sum -- only "decline" is legal."""
     g = fresh(3, auto_forced=False)
-    display(g, 0, "Senators", 4, 6)                 # 2 cards, 10
+    display(g, 0, "Senators", 4, 6)  # 2 cards, 10
     give(g, 1, *[C("Senators", v) for v in cards])
     g.state.field_owner[SENATORS, 0] = 1
     run(g, (Task.TAKEOVER, SENATORS))
@@ -519,9 +541,9 @@ def test_space_2_declines_then_space_1_takes_over():
 def test_space_1_must_beat_both_sets():
     """Order: "1" beating only the controller cannot play; "2" takes over and the old set is discarded."""
     g = fresh(3)
-    display(g, 0, "Senators", 4, 6)                 # controller: 2 cards, 10
-    give(g, 2, C("Senators", 3), C("Senators", 4), C("Senators", 8))    # "2": 3 cards, 15
-    give(g, 1, C("Senators", 5), C("Senators", 10))                     # "1": 2 cards, 15
+    display(g, 0, "Senators", 4, 6)  # controller: 2 cards, 10
+    give(g, 2, C("Senators", 3), C("Senators", 4), C("Senators", 8))  # "2": 3 cards, 15
+    give(g, 1, C("Senators", 5), C("Senators", 10))  # "1": 2 cards, 15
     g.state.field_owner[SENATORS] = (1, 2)
     run(g, (Task.TAKEOVER, SENATORS))
     step(g, "add Senators 3 to set", "add Senators 4 to set", "add Senators 8 to set", "commit set")
@@ -569,7 +591,7 @@ def test_one_player_never_holds_both_faction_spaces():
     g.state.followers[:3] = (2, 1, 0)
     run(g, (Task.PLACE, 0))
     step(g, "place follower: Legates field")
-    step(g, "place follower: Legates field")          # p1 on "2"
+    step(g, "place follower: Legates field")  # p1 on "2"
     assert g.state.field_owner[LEGATES].tolist() == [0, 1]
     assert waiting(g) == (Task.PLACE, 0)
     assert "place follower: Legates field" not in legal(g)
@@ -680,7 +702,7 @@ def test_mars_pair_must_be_one_faction():
     give(g, 0, C("Senators", 3), C("Senators", 4), C("Legates", 2))
     occupy(g, "Field of Mars", 0, 0)
     run(g, (Task.MARS,))
-    assert "add Legates 2 to set" not in legal(g)     # no Legate pair in hand
+    assert "add Legates 2 to set" not in legal(g)  # no Legate pair in hand
     step(g, "add Senators 3 to set")
     assert legal(g) == {"add Senators 4 to set", "decline"}
 
@@ -717,7 +739,7 @@ def test_any_amount_from_zero_to_all_is_biddable_once(money):
     assert waiting(g) == (Task.CHARIOT_BID, 0)
     found = bids_offered(g)
     amounts = sorted(amount for amount, _ in found)
-    assert amounts == list(range(money + 1))               # every amount, each exactly once
+    assert amounts == list(range(money + 1))  # every amount, each exactly once
     assert {taken for _, taken in found} == {bid_digits(g, money)}
 
 
@@ -730,11 +752,11 @@ def test_a_rich_bidder_outbids_a_rival_holding_more_than_99():
     occupy(g, "Atrium Auctionorum", 0, 0)
     occupy(g, "Atrium Auctionorum", 1, 1)
     run(g, (Task.ATRIUM,))
-    assert legal(g) == {"bid digit 0", "bid digit 1", "bid digit 2"}     # hundreds, up to 250
-    assert seg(g, 0, "context_index").tolist() == [1, 0, 0]              # the hundreds' digit
+    assert legal(g) == {"bid digit 0", "bid digit 1", "bid digit 2"}  # hundreds, up to 250
+    assert seg(g, 0, "context_index").tolist() == [1, 0, 0]  # the hundreds' digit
     step(g, "bid digit 1")
-    assert waiting(g) == (Task.ATRIUM_BID, 0) and len(legal(g)) == 100    # units: 0..99
-    assert seg(g, 0, "own_bid")[0] == 100 and not seg(g, 0, "context_index").any()   # now the units
+    assert waiting(g) == (Task.ATRIUM_BID, 0) and len(legal(g)) == 100  # units: 0..99
+    assert seg(g, 0, "own_bid")[0] == 100 and not seg(g, 0, "context_index").any()  # now the units
     assert seg(g, 1, "own_bid")[0] == 0 and seg(g, 1, "has_bid")[1] == 0  # the rival sees nothing
     step(g, "bid digit 37", "bid digit 1", "bid digit 20")
     assert done(g)
@@ -767,7 +789,7 @@ def test_chariot_tie_for_highest_nobody_wins_or_pays(bids):
     assert g.state.meta[Meta.CHARIOT] == -1
     assert [money(g, p) for p in range(3)] == [20, 20, 20]
     assert g.decision()[0] != Task.CHARIOT_PLACE
-    assert g.round == 2                              # the next round has begun
+    assert g.round == 2  # the next round has begun
 
 
 def test_chariot_highest_bid_pays_and_places():
@@ -815,7 +837,7 @@ def test_proconsul_lost_with_the_patricians():
     """Proconsul: no extra follower once its holder no longer controls the Patricians."""
     g = fresh(3)
     display(g, 2, "Patricians", 5, 6)
-    g.state.meta[Meta.PROCONSUL] = 1                       # p1 held it, then lost the Patricians
+    g.state.meta[Meta.PROCONSUL] = 1  # p1 held it, then lost the Patricians
     run(g, (Task.PHASE2,))
     assert g.state.followers[:3].tolist() == [6, 6, 6]
 
@@ -824,12 +846,13 @@ def test_proconsul_lost_with_the_patricians():
 def test_empty_draw_pile_reshuffles_discards():
     """Drawing: with the draw pile empty the discards are reshuffled -- no cesura magna."""
     g = fresh(3)
-    give(g, 1, *[C("Patricians", v) for v in (2, 3, 4, 5, 6, 7, 8)], C("Senators", 3),
-         C("Senators", 4))                                       # 9 cards: kept
-    display(g, 2, "Legates", 2, 3, 4, 5)                         # 4-card set: kept
+    give(
+        g, 1, *[C("Patricians", v) for v in (2, 3, 4, 5, 6, 7, 8)], C("Senators", 3), C("Senators", 4)
+    )  # 9 cards: kept
+    display(g, 2, "Legates", 2, 3, 4, 5)  # 4-card set: kept
     n_left = int(g.state.meta[Meta.DRAW_N])
     pile = np.bincount(g.state.draw[:n_left], minlength=len(g.state.discard_public))
-    g.state.discard_public[:] = pile                                   # every other card is discarded
+    g.state.discard_public[:] = pile  # every other card is discarded
     empty_draw_pile(g)
     run(g, (Task.DRAW, 0))
     assert done(g)
@@ -844,12 +867,13 @@ def test_empty_draw_pile_reshuffles_discards():
 def test_cesura_magna():
     """Cesura magna: hands cut to 7 by choice, sets of 4+ lose two lowest, 3-sets one; reshuffle; draw goes on."""
     g = fresh(3)
-    give(g, 0, *[C("Gladiators", v) for v in (1, 2, 3, 4, 5, 6)],
-         C("Legates", 1), C("Plebeians", 1), C("Plebeians", 2))          # 9 cards
-    give(g, 1, *[C("Patricians", v) for v in (2, 3, 4, 5, 6, 7, 8)])    # 7 cards: keeps all
-    display(g, 0, "Vestal", 5, 6)                   # 2-card set: untouched
-    display(g, 1, "Senators", 3, 4, 5, 10)          # loses 3 and 4
-    display(g, 2, "Legates", 2, 4, 6)               # loses 2
+    give(
+        g, 0, *[C("Gladiators", v) for v in (1, 2, 3, 4, 5, 6)], C("Legates", 1), C("Plebeians", 1), C("Plebeians", 2)
+    )  # 9 cards
+    give(g, 1, *[C("Patricians", v) for v in (2, 3, 4, 5, 6, 7, 8)])  # 7 cards: keeps all
+    display(g, 0, "Vestal", 5, 6)  # 2-card set: untouched
+    display(g, 1, "Senators", 3, 4, 5, 10)  # loses 3 and 4
+    display(g, 2, "Legates", 2, 4, 6)  # loses 2
     empty_draw_pile(g)
     run(g, (Task.DRAW, 2))
     assert waiting(g) == (Task.CESURA_DISCARD, 0)
@@ -862,8 +886,7 @@ def test_cesura_magna():
     assert set_values(g, SENATORS) == [5, 10]
     assert set_values(g, LEGATES) == [4, 6]
     # the five discarded cards were reshuffled and the interrupted draw went on
-    pool = {C("Gladiators", 6), C("Legates", 1), C("Senators", 3), C("Senators", 4),
-            C("Legates", 2)}
+    pool = {C("Gladiators", 6), C("Legates", 1), C("Senators", 3), C("Senators", 4), C("Legates", 2)}
     assert g.state.hand[2].sum() == 1 and int(np.flatnonzero(g.state.hand[2])[0]) in pool
     assert g.state.meta[Meta.DRAW_N] == 4
     assert (g.state.discard_public + g.state.discard_hidden).sum() == 0
@@ -909,7 +932,7 @@ def test_takeover_that_the_hand_cannot_win_is_still_put_to_the_player():
     g.state.field_owner[SENATORS, 0] = 1
     run(g, (Task.TAKEOVER, SENATORS))
     assert waiting(g) == (Task.TAKEOVER_SET, 1) and legal(g) == {"decline"}
-    g2 = fresh(3, victory_card=LONG)          # one card: no set of two, as all can see
+    g2 = fresh(3, victory_card=LONG)  # one card: no set of two, as all can see
     display(g2, 0, "Senators", 7, 8)
     give(g2, 1, C("Senators", 10))
     g2.state.field_owner[SENATORS, 0] = 1
@@ -931,7 +954,7 @@ def test_a_bid_digit_forced_by_the_digits_before_is_still_put_to_the_bidder():
     g = _chariot_bidder(100)
     step(g, "bid digit 1")
     assert waiting(g) == (Task.CHARIOT_BID, 0) and legal(g) == {"bid digit 0"}
-    broke = _chariot_bidder(0)                   # no denarii, as all can see: bid 0 for it
+    broke = _chariot_bidder(0)  # no denarii, as all can see: bid 0 for it
     assert waiting(broke) == (Task.CHARIOT_BID, 1) and broke.state.committed[0] == 1
 
 
@@ -964,12 +987,11 @@ def test_a_hidden_card_changes_nothing_the_observer_sees(players, seed):
         a.step(action)
         b.step(action)
     assert b.is_over and a.winners() == b.winners()
-    assert asked_with_one_choice > 0            # some decision was forced by a hidden hand
+    assert asked_with_one_choice > 0  # some decision was forced by a hidden hand
 
 
 # ================================================================== Winning
-DENARII_25 = VictoryCard("test-denarii", laurels=99, legions=99, denarii=25, markers=99,
-                         need={3: 1})
+DENARII_25 = VictoryCard("test-denarii", laurels=99, legions=99, denarii=25, markers=99, need={3: 1})
 
 
 def _declaring_round():
@@ -979,18 +1001,18 @@ def _declaring_round():
     place_card(g, "Forum Romanum", 0, C("Senators", 3))
     g.state.followers[:3] = (2, 1, 0)
     run(g, (Task.PLACE, 0))
-    step(g, "place follower: coin bowl")             # p0: 25
+    step(g, "place follower: coin bowl")  # p0: 25
     assert g.state.declared[:3].tolist() == [0, -1, -1]
-    step(g, "place follower: coin bowl")             # p1: 25
+    step(g, "place follower: coin bowl")  # p1: 25
     assert g.state.declared[:3].tolist() == [0, 1, -1]
-    step(g, "place follower: Forum Romanum 1")       # Phase 3: p0 pays 3 -> 22
+    step(g, "place follower: Forum Romanum 1")  # Phase 3: p0 pays 3 -> 22
     return g
 
 
 def test_declarations_in_order_and_never_withdrawn():
     """Winning: declarations are recorded in order and stay after the objective is lost."""
     g = _declaring_round()
-    assert waiting(g) == (Task.CHARIOT_BID, 0)     # Phase 6 of the same round
+    assert waiting(g) == (Task.CHARIOT_BID, 0)  # Phase 6 of the same round
     assert money(g, 0) == 22
     assert g.state.declared[:3].tolist() == [0, 1, -1]
     assert not g.is_over
@@ -1002,7 +1024,7 @@ def test_game_ends_at_end_of_declaring_round():
     step(g, "bid digit 0", "bid digit 0", "bid digit 0")
     assert g.terminated and not g.truncated
     assert g.round == 1
-    assert g.scores()[:3].tolist() == [4, 2, 1]       # 22 -> 2 (+2 first), 25 -> 2, 10 -> 1
+    assert g.scores()[:3].tolist() == [4, 2, 1]  # 22 -> 2 (+2 first), 25 -> 2, 10 -> 1
     assert g.winners() == [0]
 
 
@@ -1040,11 +1062,18 @@ def test_simultaneous_declarations_are_recorded_clockwise_from_the_starting_play
     occupy(g, "Field of Mars", 0, 0)
     occupy(g, "Field of Mars", 1, 2)
     run(g, (Task.MARS,))
-    step(g, "add Senators 4 to set", "add Senators 5 to set", "commit set",
-         "add Legates 2 to set", "add Legates 3 to set", "commit set")
+    step(
+        g,
+        "add Senators 4 to set",
+        "add Senators 5 to set",
+        "commit set",
+        "add Legates 2 to set",
+        "add Legates 3 to set",
+        "commit set",
+    )
     assert done(g)
     assert g.state.declared[:3].tolist() == [1, -1, 0]
-    assert g.scores()[2] - g.scores()[0] == 2 - 1    # p2 has the first declarer's 2; p0 the bonus laurel
+    assert g.scores()[2] - g.scores()[0] == 2 - 1  # p2 has the first declarer's 2; p0 the bonus laurel
 
 
 def test_point_variant_ends_at_marker_threshold_and_shares_ties():

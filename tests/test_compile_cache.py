@@ -1,4 +1,5 @@
 """Each compiled package caches under its own key: its sources and the keys of the packages it calls."""
+
 import os
 import shutil
 import subprocess
@@ -11,8 +12,14 @@ ROOT = Path(__file__).resolve().parent.parent
 def keys(root: Path, cache: Path) -> tuple[str, str]:
     """The engine's and the agents' cache keys, as the packages under `root` compute them (caching in `cache`)."""
     code = "import agents.compiled, tribune_env.jit; print(tribune_env.jit.ENGINE_KEY, agents.compiled.KEY)"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=600,
-                            env={**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache)})
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache)},
+    )
     assert result.returncode == 0, result.stderr
     engine, agents = result.stdout.split()
     return engine, agents
@@ -22,7 +29,7 @@ def test_an_agents_edit_changes_the_agents_key_only_and_an_engine_edit_both(tmp_
     for package in ("tribune_env", "agents"):
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "*.zip"))
     engine, agents = keys(tmp_path, tmp_path / "cache")
-    assert keys(ROOT, tmp_path / "cache") == (engine, agents)             # the copies are the packages in use
+    assert keys(ROOT, tmp_path / "cache") == (engine, agents)  # the copies are the packages in use
 
     with open(tmp_path / "agents" / "reading.py", "a") as f:
         f.write("# an edit\n")

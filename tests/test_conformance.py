@@ -5,6 +5,7 @@ stable-baselines3's ``check_env``) run on the default configuration of each envi
 and so do the first lines a stable-baselines3 user writes: ``model.predict`` with the
 masks, then ``env.step`` with what it returned (a 0-d numpy array).
 """
+
 import warnings
 
 import gymnasium as gym
@@ -17,20 +18,22 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import tribune_env.envs
 from tribune_env import Game, IllegalActionError
-from tribune_env.envs import SingleAgentEnv, VectorEnv
 from tribune_env.data import VICTORY_CARDS, VictoryCard
+from tribune_env.envs import SingleAgentEnv, VectorEnv
 
 # every (players, victory card) the data allows, and the point-value variant for each count
-SETTINGS = [(n, {"victory_card": card}) for n in (2, 3, 4, 5)
-            for card in sorted(VICTORY_CARDS) if n in VICTORY_CARDS[card].need]
+SETTINGS = [
+    (n, {"victory_card": card}) for n in (2, 3, 4, 5) for card in sorted(VICTORY_CARDS) if n in VICTORY_CARDS[card].need
+]
 SETTINGS += [(n, {"point_variant": True}) for n in (2, 3, 4, 5)]
 IDS = [f"{n}p-{kw.get('victory_card', 'points')}" for n, kw in SETTINGS]
 
 
 def test_every_player_count_has_its_victory_cards():
     """Four titles (five cards) for two to four players, two for five (clarifications §3)."""
-    cards = {n: sorted(kw["victory_card"] for m, kw in SETTINGS if m == n and "victory_card" in kw)
-             for n in (2, 3, 4, 5)}
+    cards = {
+        n: sorted(kw["victory_card"] for m, kw in SETTINGS if m == n and "victory_card" in kw) for n in (2, 3, 4, 5)
+    }
     assert cards[5] == ["ave-caesar", "quinque-viri"]
     assert all(len(cards[n]) == 5 for n in (2, 3, 4))
     assert VICTORY_CARDS["ave-caesar"] == VictoryCard("ave-caesar", 8, 2, 25, 4, {5: 4}, None, "short")
@@ -67,9 +70,9 @@ def test_a_sample_drawn_before_a_reset_is_a_legal_move_of_the_new_game():
     assert env.action_masks()[sample]
     env.reset(seed=2)
     before = env.game.to_json()
-    env.step(sample)                                    # legal here too: no error
+    env.step(sample)  # legal here too: no error
     assert env.game.to_json() != before
-    with pytest.raises(IllegalActionError):             # a plain integer gets no such help
+    with pytest.raises(IllegalActionError):  # a plain integer gets no such help
         env.reset(seed=2)
         env.step(int(np.flatnonzero(~env.action_masks())[0]))
 
@@ -90,8 +93,14 @@ def test_model_predict_then_step(n):
 
 def integer_forms(action: int) -> list:
     """Every form of an integer that Gymnasium's Discrete space accepts (bools aside)."""
-    return [action, np.int64(action), np.int32(action), np.uint16(action), np.array(action),
-            np.array(action, dtype=np.int16)]
+    return [
+        action,
+        np.int64(action),
+        np.int32(action),
+        np.uint16(action),
+        np.array(action),
+        np.array(action, dtype=np.int16),
+    ]
 
 
 NOT_ACTIONS = [None, 3.0, "3", np.array([3]), np.float32(3), True, np.bool_(True), [3]]

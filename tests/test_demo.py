@@ -1,4 +1,5 @@
 """The demo game (`tribune demo`) plays a whole game and shows the result."""
+
 from training.tools import demo
 
 
@@ -6,7 +7,7 @@ def test_demo_plays_to_the_end(capsys):
     demo.show(3, 2, quiet=False)
     out = capsys.readouterr().out
     assert "Game over:" in out
-    assert "round 1: player_" in out               # the log was printed
+    assert "round 1: player_" in out  # the log was printed
     assert out.count("player_0") > 1
 
 

@@ -1,4 +1,5 @@
 """The documentation's generated tables say what the code does."""
+
 from pathlib import Path
 
 import pytest
@@ -11,12 +12,12 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_generated_tables_are_current(name):
     path = ROOT / name
-    assert render(path, TABLES[name]()) == path.read_text(), \
-        f"{name} is out of date: run python -m tribune_env.docs"
+    assert render(path, TABLES[name]()) == path.read_text(), f"{name} is out of date: run python -m tribune_env.docs"
 
 
 def test_readme_sizes_match_the_code():
     from tribune_env import Game
+
     g = Game(2, seed=0)
     readme = (ROOT / "README.md").read_text()
     assert f"{g.A.size} actions" in readme
@@ -26,6 +27,7 @@ def test_readme_sizes_match_the_code():
 def run_examples(name: str) -> int:
     """Run every Python example of a document as written; return how many there were."""
     import re
+
     blocks = re.findall(r"```python\n(.*?)```", (ROOT / name).read_text(), re.S)
     for i, block in enumerate(blocks):
         exec(compile(block, f"{name} example {i + 1}", "exec"), {})

@@ -4,10 +4,26 @@ Cards come from the deck of clarifications §2; names follow the examples (John,
 Mike, Zoe are seats 0-2 as noted in each test).
 """
 
-from tests.scenario import (C, display, done, fresh, give, hand_of, legal, money, occupy,
-                            place_card, run, set_values, step, to_catacombs, to_curia, waiting)
+from tests.scenario import (
+    C,
+    display,
+    done,
+    fresh,
+    give,
+    hand_of,
+    legal,
+    money,
+    occupy,
+    place_card,
+    run,
+    set_values,
+    step,
+    to_catacombs,
+    to_curia,
+    waiting,
+)
 from tribune_env.data import GLADIATORS, LEGATES, SENATORS, VESTALS
-from tribune_env.state import ETERNAL, LAURELS, Meta, MARKERS, SCROLL, TILE, TRIBUNE
+from tribune_env.state import ETERNAL, LAURELS, MARKERS, SCROLL, TILE, TRIBUNE, Meta
 from tribune_env.tasks import Task
 
 
@@ -25,13 +41,13 @@ def test_coin_bowl_example():
     yellow, red, white = 0, 1, 2
     g.state.followers[:3] = (1, 2, 1)
     run(g, (Task.PLACE, yellow))
-    step(g, "place follower: coin bowl")          # yellow, first: 7
+    step(g, "place follower: coin bowl")  # yellow, first: 7
     assert money(g, yellow) == 27
     assert waiting(g) == (Task.PLACE, red)
-    step(g, "place follower: coin bowl")          # red: 5
-    step(g, "place follower: coin bowl")          # white: 5
+    step(g, "place follower: coin bowl")  # red: 5
+    step(g, "place follower: coin bowl")  # white: 5
     assert waiting(g) == (Task.PLACE, red)
-    step(g, "place follower: coin bowl")          # red again: 5 more
+    step(g, "place follower: coin bowl")  # red again: 5 more
     assert (money(g, yellow), money(g, red), money(g, white)) == (27, 30, 25)
 
 
@@ -70,7 +86,7 @@ def test_curia_example():
     """Curia left to right: Michelle discards the Legate leader she just took from stack 1 for stack 3."""
     g = fresh(3)
     michelle, john = 0, 1
-    to_curia(g, 0, C("Gladiators", 3), C("Legates", 0))              # stops at the leader
+    to_curia(g, 0, C("Gladiators", 3), C("Legates", 0))  # stops at the leader
     to_curia(g, 1, C("Plebeians", 1), C("Plebeians", 2), C("Gladiators", 2))  # sum 5
     to_curia(g, 2, C("Senators", 5))
     give(g, michelle, C("Patricians", 2))
@@ -117,7 +133,7 @@ def test_atrium_auction_example():
     g = _atrium(john, michelle, 9, 5)
     assert hand_of(g, john) == ["Legates 4", "Senators 8", "Vestal Virgins 5"]
     assert g.state.hand[michelle].sum() == 0
-    assert (money(g, john), money(g, michelle)) == (11, 29)      # Michelle keeps her own 5
+    assert (money(g, john), money(g, michelle)) == (11, 29)  # Michelle keeps her own 5
     assert (g.state.slot_card[g.board.slots["Atrium Auctionorum"]] < 0).all()
 
 
@@ -131,12 +147,11 @@ def test_atrium_tie_goes_to_space_1():
 def test_catacombs_example():
     """Catacombs: Mike pays 4 then 2 into the Colosseum, Zoe declines and pays nothing; the Gladiator controller takes it."""
     g = fresh(3, money=20)
-    mike, zoe, other = 0, 1, 2
-    to_catacombs(g, C("Gladiators", 5), C("Senators", 10), C("Patricians", 8),
-                 C("Legates", 2), C("Plebeians", 3))
-    occupy(g, "Catacombs", 0, mike)    # "4"
-    occupy(g, "Catacombs", 1, zoe)     # "3"
-    occupy(g, "Catacombs", 2, mike)    # "2"
+    mike, zoe, _other = 0, 1, 2
+    to_catacombs(g, C("Gladiators", 5), C("Senators", 10), C("Patricians", 8), C("Legates", 2), C("Plebeians", 3))
+    occupy(g, "Catacombs", 0, mike)  # "4"
+    occupy(g, "Catacombs", 1, zoe)  # "3"
+    occupy(g, "Catacombs", 2, mike)  # "2"
     run(g, *[(Task.CATACOMBS, i) for i in range(3)], (Task.CATACOMBS_END,))
 
     assert g.decision()[:3] == (Task.CATACOMBS_CHOICE, mike, 0)
@@ -150,7 +165,7 @@ def test_catacombs_example():
 
     assert g.decision()[:3] == (Task.CATACOMBS_CHOICE, mike, 2)
     assert "take Senators 10" not in legal(g)
-    assert "take Patricians 8" in legal(g)       # still four cards to choose from
+    assert "take Patricians 8" in legal(g)  # still four cards to choose from
     assert g.state.catacombs.sum() == 4
     step(g, "take Patricians 8")
     assert done(g)
@@ -159,7 +174,7 @@ def test_catacombs_example():
     assert g.state.catacombs.sum() == 0 and g.state.discard_hidden.sum() == 3
 
     # Phase 5: Mike, controlling the Gladiators, takes back exactly what he paid
-    g.state.meta[Meta.N_TASKS] = 0                       # drop the finished scenario's sentinel
+    g.state.meta[Meta.N_TASKS] = 0  # drop the finished scenario's sentinel
     display(g, mike, "Gladiators", 1, 2)
     run(g, (Task.FACTION_BENEFIT, GLADIATORS))
     step(g, "Gladiators: take the Colosseum denarii")
@@ -195,7 +210,7 @@ def test_pantheon_example():
     step(g, "discard Praetorians 2")
     assert g.state.res[zoe, ETERNAL] == 1
     assert hand_of(g, zoe) == ["Senators 4"]
-    assert g.state.discard_public[C("Praetorians", 5)] == 1      # the turned-up card is discarded
+    assert g.state.discard_public[C("Praetorians", 5)] == 1  # the turned-up card is discarded
 
 
 def test_field_of_mars_example():
@@ -223,14 +238,14 @@ def test_takeover_example_1():
     """Take-over 1: John's 4 Legates summing 15 beat Zoe's set summing 11; 2 laurels and the Legate marker."""
     g = fresh(3)
     zoe, john = 0, 1
-    display(g, zoe, "Legates", 1, 2, 3, 5)        # 4 cards, sum 11
+    display(g, zoe, "Legates", 1, 2, 3, 5)  # 4 cards, sum 11
     g.state.markers[zoe, LEGATES] = 1
     give(g, john, C("Legates", 2), C("Legates", 3), C("Legates", 4), C("Legates", 6))
     g.state.field_owner[LEGATES, 0] = john
     run(g, (Task.TAKEOVER, LEGATES))
     assert g.decision()[:4] == (Task.TAKEOVER_SET, john, LEGATES, 1)
     step(g, "add Legates 2 to set", "add Legates 3 to set", "add Legates 4 to set")
-    assert "commit set" not in legal(g)           # 3 cards summing 9 beat nothing
+    assert "commit set" not in legal(g)  # 3 cards summing 9 beat nothing
     step(g, "add Legates 6 to set", "commit set")
     assert done(g)
     assert g.state.controller[LEGATES] == john
@@ -239,19 +254,19 @@ def test_takeover_example_1():
         assert g.state.discard_public[C("Legates", v)] == 1
     assert g.state.res[john, LAURELS] == 2
     assert g.state.markers[john, LEGATES] == 1 and g.state.res[john, MARKERS] == 1
-    assert g.state.markers[zoe, LEGATES] == 1           # Zoe keeps her marker
+    assert g.state.markers[zoe, LEGATES] == 1  # Zoe keeps her marker
 
 
 def test_takeover_example_2_more_cards_beat_higher_sum():
     """Take-over (example 2's rule): a set with more cards wins even with a lower sum."""
     g = fresh(3)
     owner, challenger = 0, 1
-    display(g, owner, "Senators", 8, 10)          # 2 cards, sum 18
-    give(g, challenger, C("Senators", 3), C("Senators", 4), C("Senators", 5))   # 3 cards, sum 12
+    display(g, owner, "Senators", 8, 10)  # 2 cards, sum 18
+    give(g, challenger, C("Senators", 3), C("Senators", 4), C("Senators", 5))  # 3 cards, sum 12
     g.state.field_owner[SENATORS, 0] = challenger
     run(g, (Task.TAKEOVER, SENATORS))
     step(g, "add Senators 3 to set", "add Senators 4 to set")
-    assert "commit set" not in legal(g)           # 2 cards, sum 7: neither more nor higher
+    assert "commit set" not in legal(g)  # 2 cards, sum 7: neither more nor higher
     step(g, "add Senators 5 to set", "commit set")
     assert done(g)
     assert g.state.controller[SENATORS] == challenger
@@ -263,18 +278,18 @@ def test_takeover_example_3():
     """Take-over 3: Mike ("2") plays 22, Michelle ("1") beats both with 4 cards; Mike discards his 6."""
     g = fresh(3)
     john, michelle, mike = 0, 1, 2
-    display(g, john, "Senators", 4, 5, 7)         # sum 16
+    display(g, john, "Senators", 4, 5, 7)  # sum 16
     g.state.markers[john, SENATORS] = 1
     give(g, mike, C("Senators", 6), C("Senators", 8), C("Senators", 8))
     give(g, michelle, C("Senators", 3), C("Senators", 4), C("Senators", 5), C("Senators", 7))
     g.state.field_owner[SENATORS] = (michelle, mike)
     run(g, (Task.TAKEOVER, SENATORS))
 
-    assert g.decision()[:4] == (Task.TAKEOVER_SET, mike, SENATORS, 2)      # "2" goes first
+    assert g.decision()[:4] == (Task.TAKEOVER_SET, mike, SENATORS, 2)  # "2" goes first
     step(g, "add Senators 6 to set", "add Senators 8 to set", "add Senators 8 to set", "commit set")
     assert g.decision()[:4] == (Task.TAKEOVER_SET, michelle, SENATORS, 1)
     step(g, "add Senators 3 to set", "add Senators 4 to set", "add Senators 5 to set")
-    assert "commit set" not in legal(g)           # 3 cards summing 12 beat neither set
+    assert "commit set" not in legal(g)  # 3 cards summing 12 beat neither set
     step(g, "add Senators 7 to set", "commit set")
 
     assert waiting(g) == (Task.PENALTY, mike)
@@ -286,9 +301,9 @@ def test_takeover_example_3():
     assert set_values(g, SENATORS) == [3, 4, 5, 7]
     assert hand_of(g, mike) == ["Senators 8", "Senators 8"]
     assert g.state.discard_public[C("Senators", 6)] == 1
-    for v in (4, 5, 7):                            # John's beaten set
+    for v in (4, 5, 7):  # John's beaten set
         assert g.state.discard_public[C("Senators", v)] == 1
-    assert g.state.res[michelle, LAURELS] == 1           # take-over benefit only, no first-control laurel
+    assert g.state.res[michelle, LAURELS] == 1  # take-over benefit only, no first-control laurel
     assert g.state.markers[michelle, SENATORS] == 1
     assert g.state.res[mike, LAURELS] == 0 and g.state.markers[mike, SENATORS] == 0
 
@@ -297,12 +312,11 @@ def test_varus_leader_example():
     """Varus: a Legates take-over with Varus gives 2 laurels plus 1 more."""
     g = fresh(3)
     mike = 2
-    g.state.first_laurel[LEGATES] = 0                    # the Legates were controlled before
+    g.state.first_laurel[LEGATES] = 0  # the Legates were controlled before
     give(g, mike, C("Legates", 0), C("Legates", 4), C("Legates", 5))
     g.state.field_owner[LEGATES, 0] = mike
     run(g, (Task.TAKEOVER, LEGATES))
-    step(g, "add Varus (Legates 0) to set", "add Legates 4 to set", "add Legates 5 to set",
-         "commit set")
+    step(g, "add Varus (Legates 0) to set", "add Legates 4 to set", "add Legates 5 to set", "commit set")
     assert done(g)
     assert g.state.controller[LEGATES] == mike
     assert g.state.res[mike, LAURELS] == 3
@@ -318,8 +332,7 @@ def test_cato_leader_example():
     give(g, mike, C("Senators", 0), C("Senators", 8), C("Senators", 10))
     g.state.field_owner[SENATORS, 0] = mike
     run(g, (Task.TAKEOVER, SENATORS))
-    step(g, "add Cato the Elder (Senators 0) to set", "add Senators 8 to set",
-         "add Senators 10 to set", "commit set")
+    step(g, "add Cato the Elder (Senators 0) to set", "add Senators 8 to set", "add Senators 10 to set", "commit set")
     assert waiting(g) == (Task.CATO, mike)
     options = legal(g)
     assert "take Vestal Virgins marker" in options
@@ -341,8 +354,7 @@ def test_vestal_virgins_benefit_example():
     g.state.res[michelle, TILE] = SCROLL
     run(g, (Task.FACTION_BENEFIT, VESTALS))
     assert waiting(g) == (Task.BENEFIT_CHOICE, michelle)
-    assert legal(g) == {"Vestal Virgins: take a laurel and the temporary favor",
-                        "Vestal Virgins: take a tribune"}
+    assert legal(g) == {"Vestal Virgins: take a laurel and the temporary favor", "Vestal Virgins: take a tribune"}
     step(g, "Vestal Virgins: take a tribune")
     assert done(g)
     assert g.state.res[michelle, TILE] == TRIBUNE

@@ -6,14 +6,15 @@ loaded as exactly what the file says, then played to the end with every invarian
 tests/test_invariants.py holding. See tests/saving_fuzz.py; benchmarks/fuzz_saving.py
 runs more.
 """
+
 from __future__ import annotations
 
 import json
 
 import pytest
-
 from saving_fuzz import base_states, decision_kinds, fuzz
 from test_invariants import Tracker
+
 from tribune_env.state import Meta
 from tribune_env.tasks import DECISIONS
 

@@ -3,6 +3,7 @@
 The traces (``tests/golden/traces.json.gz``, recorded by ``tests/golden_traces.py``) were
 taken before the architecture was rewritten; any difference is a change of behaviour.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,15 @@ def test_the_traces_cover_every_setting(traces):
     assert len(plans) >= 200
     assert {p["config"]["num_players"] for p in plans} == {2, 3, 4, 5}
     assert {p["config"].get("victory_card") for p in plans} >= {
-        "alea-iacta-est-short", "alea-iacta-est-long", "cursus-honorum", "panem-et-circenses", "pax-romana",
-        "quinque-viri", "ave-caesar", None}
+        "alea-iacta-est-short",
+        "alea-iacta-est-long",
+        "cursus-honorum",
+        "panem-et-circenses",
+        "pax-romana",
+        "quinque-viri",
+        "ave-caesar",
+        None,
+    }
     assert any(p["config"].get("point_variant") for p in plans)
     assert {p["auto_forced"] for p in plans} == {True, False}
     assert {a for p in plans for a in p["agents"]} == {"random", "heuristic"}

@@ -5,23 +5,24 @@ decisions; reproducibility; independence from what the agent cannot see; and sta
 positions where the sensible choice is clear (the coin bowl when broke, a take-over the
 hand can win, bids no higher than the offer is worth, ...).
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import collect_states, decision_kind
 
 from agents import make_agent
 from agents.base import RandomAgent
 from agents.evaluation import evaluate_position, potential
 from agents.heuristic import HeuristicAgent, best_placements, heuristic_rollout
-from conftest import collect_states, decision_kind
 from tests.scenario import C, display, done, fresh, give, hand_of, occupy, place_card, run, set_values
 from tribune_env import ConfigError, Game, PlayerView
 from tribune_env.data import LEGATES, PATRICIANS, PLEBEIANS, SENATORS
-from tribune_env.state import ETERNAL, LAURELS, Meta, MONEY, SCROLL, TILE, TRIBUNE
+from tribune_env.state import ETERNAL, LAURELS, MONEY, SCROLL, TILE, TRIBUNE, Meta
 from tribune_env.tasks import DECISIONS, Task
 
-AGENT = 0      # the agent's seat in staged positions
+AGENT = 0  # the agent's seat in staged positions
 
 
 class SeatView:
@@ -79,10 +80,8 @@ CONFIGS = [  # players, victory card, point variant, auto_forced, heuristic seat
 def test_plays_only_legal_actions_to_the_end(players, card, point_variant, auto_forced, seats):
     """Whole games with heuristic and random seats: every action is legal and the game ends."""
     for seed in range(3):
-        g = Game(players, victory_card=card, point_variant=point_variant, auto_forced=auto_forced,
-                 seed=seed, log=False)
-        agents = [HeuristicAgent(seed=seed) if p in seats else RandomAgent(seed=seed + p)
-                  for p in range(players)]
+        g = Game(players, victory_card=card, point_variant=point_variant, auto_forced=auto_forced, seed=seed, log=False)
+        agents = [HeuristicAgent(seed=seed) if p in seats else RandomAgent(seed=seed + p) for p in range(players)]
         play_game(g, agents)
         assert g.terminated
 
@@ -92,8 +91,7 @@ def test_every_kind_of_decision_gets_a_legal_answer():
 
     Through ``act`` (with a determinisation) and ``choose`` (on the full game, left unchanged).
     """
-    wanted = {k.name: (lambda g, k=k: decision_kind(g) == k and len(g.legal_actions()) > 1)
-              for k in DECISIONS}
+    wanted = {k.name: (lambda g, k=k: decision_kind(g) == k and len(g.legal_actions()) > 1) for k in DECISIONS}
     found = collect_states(range(80), wanted, per_predicate=2, auto_forced=False, log=False)
     assert all(found.values()), [k for k, v in found.items() if not v]
     agent = HeuristicAgent(seed=0)
@@ -101,7 +99,7 @@ def test_every_kind_of_decision_gets_a_legal_answer():
         for g in states:
             choose(agent, g, g.current_player)
             before = g.clone()
-            assert g.legal_mask()[agent.choose(g)]          # on the full game, as a search would
+            assert g.legal_mask()[agent.choose(g)]  # on the full game, as a search would
             assert g.state_equals(before)
 
 
@@ -174,16 +172,17 @@ def test_same_seed_same_play():
 
 def test_choices_ignore_what_the_agent_cannot_see():
     """Swapping cards between opponents' hands and the draw pile never changes its choice."""
-    mine = {k.name: (lambda g, k=k: decision_kind(g) == k and g.current_player == 0
-                     and len(g.legal_actions()) > 1) for k in (Task.PLACE, Task.TAKEOVER_SET, Task.ATRIUM_BID,
-                                                                Task.BENEFIT_CHOICE, Task.CURIA_CHOICE)}
+    mine = {
+        k.name: (lambda g, k=k: decision_kind(g) == k and g.current_player == 0 and len(g.legal_actions()) > 1)
+        for k in (Task.PLACE, Task.TAKEOVER_SET, Task.ATRIUM_BID, Task.BENEFIT_CHOICE, Task.CURIA_CHOICE)
+    }
     found = collect_states(range(60), mine, per_predicate=2, log=False)
     checked = 0
     for g in (g for states in found.values() for g in states):
         other = g.clone()
         n_draw = int(other.state.meta[Meta.DRAW_N])
         pile = other.state.draw[:n_draw]
-        opponent = 1 + int(np.argmax(other.state.hand[1:other.n].sum(axis=1)))
+        opponent = 1 + int(np.argmax(other.state.hand[1 : other.n].sum(axis=1)))
         held = np.flatnonzero(other.state.hand[opponent])
         swap = [(int(h), i) for h in held for i in range(n_draw) if pile[i] != h]
         if not swap:
@@ -315,8 +314,7 @@ USEFUL = [C("Senators", 7), C("Senators", 8), C("Patricians", 5)]
 
 def test_bids_by_what_the_atrium_cards_are_worth():
     """Little for cards of a faction it already controls; more for cards that win take-overs."""
-    junk = atrium_bid([C("Gladiators", 1), C("Gladiators", 2), C("Gladiators", 3)],
-                      controls=("Gladiators", 5, 6))
+    junk = atrium_bid([C("Gladiators", 1), C("Gladiators", 2), C("Gladiators", 3)], controls=("Gladiators", 5, 6))
     useful = atrium_bid(USEFUL, agent_hand=[C("Patricians", 6)])
     assert junk <= 5
     assert useful > 2 * junk

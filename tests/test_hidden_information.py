@@ -7,18 +7,19 @@ revealed, other players' face-down Field of Mars pairs, another player's set und
 construction -- must leave ``observe(p)`` (and ``render(p)``) exactly unchanged, while
 changing its own hand must change it.
 """
+
 from __future__ import annotations
 
 import random
 
 import numpy as np
 import pytest
-
 from conftest import NUM_CARDS, collect_states, play, random_action, total_cards
+
 from tribune_env import Game, IllegalActionError
 from tribune_env.data import NUM_VALUES
 from tribune_env.saving import card_counts
-from tribune_env.state import Meta, MONEY
+from tribune_env.state import MONEY, Meta
 from tribune_env.tasks import Task
 
 BIDS = (Task.ATRIUM_BID, Task.CHARIOT_BID)
@@ -75,25 +76,35 @@ def assert_invisible_to(g, edit, observers, also_render=True):
     assert (card_counts(h) == h.deck_counts).all(), "the edit must keep the cards accounted for"
     for p in observers:
         before, after = g.observe(p), h.observe(p)
-        assert np.array_equal(before, after), \
+        assert np.array_equal(before, after), (
             f"player_{p} observes a hidden change in {changed_segments(g, before, after)}"
+        )
         if also_render:
             assert g.render(p) == h.render(p), f"player_{p}'s rendering shows a hidden change"
     return h
 
 
 HIDDEN_PREDICATES = {
-    "bid": lambda g: g.decision()[0] in BIDS and any(
-        g.state.committed[q] and g.state.res[q, MONEY] >= 1 for q in range(g.n) if q != g.current_player),
+    "bid": lambda g: (
+        g.decision()[0] in BIDS
+        and any(g.state.committed[q] and g.state.res[q, MONEY] >= 1 for q in range(g.n) if q != g.current_player)
+    ),
     "mars": lambda g: bool((g.state.mars_pairs.sum(axis=1) == 2).any()),
     "build": lambda g: g.state.build.sum() > 0 and g.n >= 2,
-    "latrine": lambda g: g.phase == 2 and g.state.slot_card[g.board.slots["Latrine"].start] >= 0
-    and not g.state.slot_up[g.board.slots["Latrine"].start],
-    "pantheon_seen": lambda g: g.state.slot_card[g.board.slots["Pantheon"].start] >= 0
-    and not g.state.slot_up[g.board.slots["Pantheon"].start] and g.state.pantheon_seen[: g.n].any(),
-    "atrium": lambda g: any(g.state.slot_card[s] >= 0 and not g.state.slot_up[s]
-                            for s in g.board.slots["Atrium Auctionorum"])
-    and any(g.state.slot_up[s] for s in g.board.slots["Atrium Auctionorum"]),
+    "latrine": lambda g: (
+        g.phase == 2
+        and g.state.slot_card[g.board.slots["Latrine"].start] >= 0
+        and not g.state.slot_up[g.board.slots["Latrine"].start]
+    ),
+    "pantheon_seen": lambda g: (
+        g.state.slot_card[g.board.slots["Pantheon"].start] >= 0
+        and not g.state.slot_up[g.board.slots["Pantheon"].start]
+        and g.state.pantheon_seen[: g.n].any()
+    ),
+    "atrium": lambda g: (
+        any(g.state.slot_card[s] >= 0 and not g.state.slot_up[s] for s in g.board.slots["Atrium Auctionorum"])
+        and any(g.state.slot_up[s] for s in g.board.slots["Atrium Auctionorum"])
+    ),
     "catacombs": lambda g: g.state.catacombs.sum() > 0 and not all(examined(g, p) for p in range(g.n)),
     "discard_hidden": lambda g: g.state.discard_hidden.sum() > 0,
     "takeover": lambda g: g.decision()[0] == Task.TAKEOVER_SET and g.state.build.sum() == 0,
@@ -147,8 +158,9 @@ def test_swapping_an_opponent_card_with_the_draw_pile_is_invisible(hidden_states
         c_in = draw_card_not(g, mine[:1])
         if c_in is None:
             continue
-        h = assert_invisible_to(g, lambda h: swap_with_draw(h, h.state.hand[q], mine[0], c_in),
-                                [x for x in range(g.n) if x != q])
+        h = assert_invisible_to(
+            g, lambda h: swap_with_draw(h, h.state.hand[q], mine[0], c_in), [x for x in range(g.n) if x != q]
+        )
         assert not np.array_equal(g.observe(q), h.observe(q))
         checked += 1
     assert checked >= 3
@@ -252,8 +264,11 @@ def test_unexamined_catacombs_are_invisible(hidden_states):
     for g in hidden_states["catacombs"]:
         c_out = int(np.flatnonzero(g.state.catacombs)[0])
         c_in = draw_card_not(g, [c_out])
-        assert_invisible_to(g, lambda h: swap_with_draw(h, h.state.catacombs, c_out, c_in),
-                            [p for p in range(g.n) if not examined(g, p)])
+        assert_invisible_to(
+            g,
+            lambda h: swap_with_draw(h, h.state.catacombs, c_out, c_in),
+            [p for p in range(g.n) if not examined(g, p)],
+        )
 
 
 def test_other_players_field_of_mars_pairs_are_invisible(hidden_states):
@@ -309,8 +324,8 @@ def test_catacombs_purchase_is_hidden_from_an_earlier_examiner():
     for seed in range(120):
         g = Game(3 + seed % 3, seed=seed, log=False)
         rng = np.random.default_rng(seed)
-        looked = set()            # players who chose at an earlier Catacombs space this round
-        purchases = []            # (buyer, card, examiners before it)
+        looked = set()  # players who chose at an earlier Catacombs space this round
+        purchases = []  # (buyer, card, examiners before it)
         while not g.is_over and checked < 3:
             d = g.decision()
             if d[0] != Task.CATACOMBS_CHOICE:
@@ -348,8 +363,20 @@ def test_catacombs_purchase_is_hidden_from_an_earlier_examiner():
 @pytest.fixture(scope="module")
 def varied_states(hidden_states):
     states = []
-    for name in ("bid", "mars", "build", "pantheon_seen", "atrium", "catacombs", "three_players",
-                 "two_players", "discard_hidden", "latrine", "takeover", "sacrifice"):
+    for name in (
+        "bid",
+        "mars",
+        "build",
+        "pantheon_seen",
+        "atrium",
+        "catacombs",
+        "three_players",
+        "two_players",
+        "discard_hidden",
+        "latrine",
+        "takeover",
+        "sacrifice",
+    ):
         states += hidden_states[name]
     return states
 
@@ -372,7 +399,9 @@ def test_determinize_keeps_the_observation_and_the_cards(varied_states):
                 if d.state.committed[q] and d.decision() is not None and d.decision()[0] in BIDS:
                     assert 0 <= d.state.bids[q] <= d.state.res[q, MONEY]
             if g.current_player == p:
-                assert np.array_equal(d.legal_mask(), g.legal_mask()), "the actor's options depend only on what it knows"
+                assert np.array_equal(d.legal_mask(), g.legal_mask()), (
+                    "the actor's options depend only on what it knows"
+                )
         assert g.to_json() == before, "determinize must not change the game"
 
 
@@ -382,14 +411,15 @@ def test_determinize_keeps_the_decision_waiting(varied_states):
         for p in range(g.n):
             for s in range(4):
                 d = g.determinize(p, np.random.default_rng(1000 * k + 10 * p + s))
-                assert d.decision() == g.decision(), \
+                assert d.decision() == g.decision(), (
                     f"determinize({p}) moved the game from {g.decision()} to {d.decision()}"
+                )
                 assert len(d.legal_actions()) >= 1
 
 
 def test_determinize_samples_differ_by_rng_and_repeat_by_seed(varied_states):
     differ = 0
-    for k, g in enumerate(varied_states):
+    for _k, g in enumerate(varied_states):
         p = g.current_player
         a = g.determinize(p, np.random.default_rng(1))
         b = g.determinize(p, np.random.default_rng(1))
@@ -484,7 +514,7 @@ def test_determinize_works_for_every_seat_at_every_decision(players, seed):
             d = g.determinize(q, np.random.default_rng(sampled))
             np.testing.assert_array_equal(d.observe(q), g.observe(q))
             assert d.decision() == g.decision()
-            assert Game.from_json(d.to_json()).state_equals(d)   # a world a real game can be in
+            assert Game.from_json(d.to_json()).state_equals(d)  # a world a real game can be in
             sampled += 1
         legal = g.legal_actions()
         g.step(int(legal[rng.integers(len(legal))]))
@@ -495,6 +525,6 @@ def test_determinize_works_for_every_seat_at_every_decision(players, seed):
 def test_a_seat_outside_the_game_is_named(seat):
     g = Game(5, seed=0)
     queries = (g.determinize, g.observe) if seat is None else (g.render, g.determinize, g.observe)
-    for query in queries:                              # render(None) is the full table
+    for query in queries:  # render(None) is the full table
         with pytest.raises(IllegalActionError, match="seat"):
             query(seat)

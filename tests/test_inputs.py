@@ -1,17 +1,22 @@
 """Inputs from anyone: output paths tried before any work, files read with their size, encoding
 and nesting checked first, numbers in range, and model files named as code in the help."""
+
 import json
 
 import pytest
 from click.testing import CliRunner
 
 from training.arena import records
-from tribune_env import ConfigError, StateFormatError, files
 from training.cli import main
+from tribune_env import ConfigError, StateFormatError, files
 
-WORK = {"bench": "training.tools.bench.run", "tournament": "training.arena.tournament.run",
-        "evaluate": "training.learning.baselines.evaluate_model", "train": "training.learning.selfplay.train",
-        "play": "training.arena.play.play_human"}
+WORK = {
+    "bench": "training.tools.bench.run",
+    "tournament": "training.arena.tournament.run",
+    "evaluate": "training.learning.baselines.evaluate_model",
+    "train": "training.learning.selfplay.train",
+    "play": "training.arena.play.play_human",
+}
 
 
 def unwritable(tmp_path) -> dict:
@@ -21,10 +26,18 @@ def unwritable(tmp_path) -> dict:
 
 
 @pytest.mark.parametrize("where", ["full", "under a file"])
-@pytest.mark.parametrize("command, option", [
-    ("bench", "--json"), ("bench", "--plot"), ("tournament", "--records"), ("tournament", "--out"),
-    ("evaluate", "--out"), ("train", "--out"), ("play", "--record"),
-])
+@pytest.mark.parametrize(
+    "command, option",
+    [
+        ("bench", "--json"),
+        ("bench", "--plot"),
+        ("tournament", "--records"),
+        ("tournament", "--out"),
+        ("evaluate", "--out"),
+        ("train", "--out"),
+        ("play", "--record"),
+    ],
+)
 def test_an_output_that_cannot_be_written_fails_before_any_work(tmp_path, monkeypatch, command, option, where):
     path = unwritable(tmp_path)[where]
     module, name = WORK[command].rsplit(".", 1)
@@ -50,7 +63,7 @@ def test_writable_outputs_are_tried_without_a_trace(tmp_path):
 
 def test_a_record_appended_starts_its_own_line(tmp_path):
     saved = tmp_path / "games.jsonl"
-    saved.write_text('{"first": 1}')                # its last line has no newline
+    saved.write_text('{"first": 1}')  # its last line has no newline
     records.write(saved, [{"second": 2}], append=True)
     assert [json.loads(line) for line in saved.read_text().splitlines()] == [{"first": 1}, {"second": 2}]
 
@@ -61,19 +74,33 @@ def test_commands_that_load_models_say_that_model_files_run_code(command):
     assert "loading one runs its code, so load only model files you trust" in result.output
 
 
-@pytest.mark.parametrize("text, deepest", [
-    ('[1, [2, {"a": [3]}]]', 4), ('["[[[[", "]]"]', 1), ('"\\"[[["', 0), ("]]][[", 0), ("", 0),
-    ('["unterminated [[[', 1),
-])
+@pytest.mark.parametrize(
+    "text, deepest",
+    [
+        ('[1, [2, {"a": [3]}]]', 4),
+        ('["[[[[", "]]"]', 1),
+        ('"\\"[[["', 0),
+        ("]]][[", 0),
+        ("", 0),
+        ('["unterminated [[[', 1),
+    ],
+)
 def test_json_nesting_is_counted_outside_strings(text, deepest):
     assert files.depth(text, files.JSON_STRINGS) == deepest
 
 
-@pytest.mark.parametrize("text, deepest", [
-    ("a = [[1], [2]]", 2), ("a = '[[[' # [[[\nb = \"[[\"", 0), ('a = """\n[[\n"""\n[[t]]', 2),
-    ("a = '''[[['''", 0), ('a = """x\\""" [[ """', 0), ("a = {b = {c = [1]}}", 3),
-    ('a = "unterminated [[[\nb = [[1]]', 2),
-])
+@pytest.mark.parametrize(
+    "text, deepest",
+    [
+        ("a = [[1], [2]]", 2),
+        ("a = '[[[' # [[[\nb = \"[[\"", 0),
+        ('a = """\n[[\n"""\n[[t]]', 2),
+        ("a = '''[[['''", 0),
+        ('a = """x\\""" [[ """', 0),
+        ("a = {b = {c = [1]}}", 3),
+        ('a = "unterminated [[[\nb = [[1]]', 2),
+    ],
+)
 def test_toml_nesting_is_counted_outside_strings_and_comments(text, deepest):
     assert files.depth(text, files.TOML_STRINGS) == deepest
 
@@ -89,13 +116,16 @@ def test_files_are_read_within_a_limit_as_utf8(tmp_path):
         files.read_json(path, 100)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["demo", "--seed", "-1"], "0<=x<=4294967295"),
-    (["bench", "--seconds", "nan"], "nan is not a number"),
-    (["bench", "--seconds", "inf"], "0.1<=x<=3600"),
-    (["replay", "README.md", "--delay", "nan"], "nan is not a number"),
-    (["play", "--round-limit", str(2**63)], "1<=x<=10000"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["demo", "--seed", "-1"], "0<=x<=4294967295"),
+        (["bench", "--seconds", "nan"], "nan is not a number"),
+        (["bench", "--seconds", "inf"], "0.1<=x<=3600"),
+        (["replay", "README.md", "--delay", "nan"], "nan is not a number"),
+        (["play", "--round-limit", str(2**63)], "1<=x<=10000"),
+    ],
+)
 def test_numbers_out_of_range_are_usage_errors(args, message):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and message in result.output
@@ -104,9 +134,20 @@ def test_numbers_out_of_range_are_usage_errors(args, message):
 def test_rule_numbers_of_the_factions_are_game_data():
     """The take-over, assassin, cesura, leader and Atrium numbers are GameData fields, checked like the rest."""
     from tribune_env import ConfigError, GameData
+
     names = dict(GameData().numbers())
-    assert {names[n] for n in ("min_set", "assassin_min_set", "cesura_set_losses", "tigellinus_legions",
-                               "praetorian_benefit_legions", "senator_benefit_cards", "atrium_spaces")} == {1, 2, 3}
+    assert {
+        names[n]
+        for n in (
+            "min_set",
+            "assassin_min_set",
+            "cesura_set_losses",
+            "tigellinus_legions",
+            "praetorian_benefit_legions",
+            "senator_benefit_cards",
+            "atrium_spaces",
+        )
+    } == {1, 2, 3}
     for bad in (dict(atrium_spaces=3), dict(min_set=0), dict(assassin_min_set=-1)):
         with pytest.raises(ConfigError):
             GameData(**bad).validate()

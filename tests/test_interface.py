@@ -1,15 +1,24 @@
 """The interface: action space, errors, configuration checks, observation layout,
 forced decisions, rendering and the log."""
+
 from __future__ import annotations
 
 import dataclasses
 
 import numpy as np
 import pytest
-
 from conftest import play, random_action
-from tribune_env import (DEFAULT_DATA, ConfigError, Game, GameData,
-                         IllegalActionError, StateFormatError, VictoryCard, card_name)
+
+from tribune_env import (
+    DEFAULT_DATA,
+    ConfigError,
+    Game,
+    GameData,
+    IllegalActionError,
+    StateFormatError,
+    VictoryCard,
+    card_name,
+)
 from tribune_env.data import DECK, FACTIONS, NUM_CARD_TYPES
 from tribune_env.errors import TribuneError
 from tribune_env.tasks import Task
@@ -100,8 +109,16 @@ def test_illegal_actions_raise_and_change_nothing(positions):
         mask = g.legal_mask().copy()
         obs = [g.observe(p).copy() for p in range(g.n)]
         illegal = [int(a) for a in np.flatnonzero(mask == 0)[:5]] + [-1, -100, g.A.size, g.A.size + 1, 10**9]
-        bad_types = [1.0, float(np.flatnonzero(mask)[0]), str(int(np.flatnonzero(mask)[0])), None, True,
-                     np.bool_(True), [int(np.flatnonzero(mask)[0])], np.array([0])]
+        bad_types = [
+            1.0,
+            float(np.flatnonzero(mask)[0]),
+            str(int(np.flatnonzero(mask)[0])),
+            None,
+            True,
+            np.bool_(True),
+            [int(np.flatnonzero(mask)[0])],
+            np.array([0]),
+        ]
         for a in illegal + bad_types:
             with pytest.raises(IllegalActionError):
                 g.step(a)
@@ -174,14 +191,38 @@ BAD_CONFIGS = {
     "negative threshold": (dict(num_players=3, victory_card=VictoryCard("neg", -1, 2, 25, 4, {3: 3})), ["laurels"]),
     "need above six": (dict(num_players=3, victory_card=VictoryCard("greedy", 8, 2, 25, 4, {3: 7})), ["need"]),
     "need zero": (dict(num_players=3, victory_card=VictoryCard("lazy", 8, 2, 25, 4, {3: 0})), ["need"]),
-    "need for six players": (dict(num_players=3, victory_card=VictoryCard("six", 8, 2, 25, 4, {3: 3, 6: 3})), ["player count", "6"]),
-    "no player count": (dict(num_players=3, victory_card=VictoryCard("none", 8, 2, 25, 4, {})), ["need", "player count"]),
-    "unknown obligatory": (dict(num_players=3, victory_card=VictoryCard("odd", 8, 2, 25, 4, {3: 3}, "glory")), ["glory"]),
-    "custom card not for count": (dict(num_players=4, victory_card=VictoryCard("three", 8, 2, 25, 4, {3: 3})), ["three", "4"]),
-    "deck missing a faction": (dict(num_players=3, data=GameData(deck={k: v for k, v in DECK.items() if k != "Senators"})), ["deck"]),
-    "deck with two leaders": (dict(num_players=3, data=GameData(deck=_deck(Legates=(0, 0, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6)))), ["leader", "Legates"]),
-    "deck with no leader": (dict(num_players=3, data=GameData(deck=_deck(Legates=(1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6)))), ["leader", "Legates"]),
-    "deck value eleven": (dict(num_players=3, data=GameData(deck=_deck(Senators=(0, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 11)))), ["Senators", "0..10"]),
+    "need for six players": (
+        dict(num_players=3, victory_card=VictoryCard("six", 8, 2, 25, 4, {3: 3, 6: 3})),
+        ["player count", "6"],
+    ),
+    "no player count": (
+        dict(num_players=3, victory_card=VictoryCard("none", 8, 2, 25, 4, {})),
+        ["need", "player count"],
+    ),
+    "unknown obligatory": (
+        dict(num_players=3, victory_card=VictoryCard("odd", 8, 2, 25, 4, {3: 3}, "glory")),
+        ["glory"],
+    ),
+    "custom card not for count": (
+        dict(num_players=4, victory_card=VictoryCard("three", 8, 2, 25, 4, {3: 3})),
+        ["three", "4"],
+    ),
+    "deck missing a faction": (
+        dict(num_players=3, data=GameData(deck={k: v for k, v in DECK.items() if k != "Senators"})),
+        ["deck"],
+    ),
+    "deck with two leaders": (
+        dict(num_players=3, data=GameData(deck=_deck(Legates=(0, 0, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6)))),
+        ["leader", "Legates"],
+    ),
+    "deck with no leader": (
+        dict(num_players=3, data=GameData(deck=_deck(Legates=(1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6)))),
+        ["leader", "Legates"],
+    ),
+    "deck value eleven": (
+        dict(num_players=3, data=GameData(deck=_deck(Senators=(0, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 11)))),
+        ["Senators", "0..10"],
+    ),
     "deck unknown faction": (dict(num_players=3, data=GameData(deck=_deck(Druids=(0, 1, 2)))), ["deck"]),
     "point variant with a card": (dict(num_players=3, victory_card="pax-romana", point_variant=True), ["variant"]),
     "round limit zero": (dict(num_players=3, round_limit=0), ["round_limit"]),
@@ -193,8 +234,7 @@ BAD_CONFIGS = {
     "players as a 5,000-digit int": (dict(num_players=10**5000), ["num_players"]),
     "a coin bowl of 10**9": (dict(num_players=3, data=GameData(coin_bowl_first=10**9)), ["coin_bowl_first"]),
     "a negative Forum cost": (dict(num_players=3, data=GameData(forum_cost=-3)), ["forum_cost"]),
-    "a negative Catacombs price": (dict(num_players=3, data=GameData(catacomb_prices=(4, 3, -2))),
-                                   ["catacomb_prices"]),
+    "a negative Catacombs price": (dict(num_players=3, data=GameData(catacomb_prices=(4, 3, -2))), ["catacomb_prices"]),
     "a bid base of one": (dict(num_players=3, data=GameData(bid_base=1)), ["bid_base"]),
 }
 
@@ -264,7 +304,7 @@ def test_observation_is_seat_relative_and_shows_own_hand(games):
             assert np.array_equal(o[s["hand"]], g.state.hand[p])
             assert o[s["seat_present"]].tolist() == [1.0] * n + [0.0] * (5 - n)
             assert o[s["money"]][0] == g.state.res[p, 0]
-            assert o[s["hand_size"]][: n].tolist() == [float(g.state.hand[(p + i) % n].sum()) for i in range(n)]
+            assert o[s["hand_size"]][:n].tolist() == [float(g.state.hand[(p + i) % n].sum()) for i in range(n)]
 
 
 # ------------------------------------------------------------------------------ forced decisions
@@ -380,7 +420,7 @@ def test_log_is_a_growing_list_of_strings():
         g.step(random_action(g, rng))
         assert g.log[: len(before)] == before, "the log only grows"
         assert len(g.log) > len(before), "every action is logged"
-        assert all(isinstance(x, str) for x in g.log[len(before):])
+        assert all(isinstance(x, str) for x in g.log[len(before) :])
     quiet = Game(3, seed=4, log=False)
     assert quiet.log is None
     quiet.step(random_action(quiet, np.random.default_rng(0)))

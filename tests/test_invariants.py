@@ -6,19 +6,20 @@ checked: all 100 cards accounted for, resources and tiles in range and never los
 temporary favor only with the Vestal Virgins controller, follower counts, face-down
 cards, the chariot block, declarations, and at the end who won.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import NUM_CARDS, play, random_action, total_cards
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import NUM_CARDS, play, random_action, total_cards
 from tests.scenario import bid_digits
 from tribune_env import DEFAULT_DATA, VICTORY_CARDS, Game, VictoryCard
 from tribune_env.data import FACTIONS, PATRICIANS, VESTALS
 from tribune_env.saving import card_counts
-from tribune_env.state import ETERNAL, LAURELS, LEGIONS, Meta, MARKERS, MONEY, TILE
+from tribune_env.state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta
 from tribune_env.tasks import Task
 
 VALUES = np.arange(11)
@@ -30,9 +31,14 @@ def meets_victory(g: Game, p: int, r, temp: int) -> bool:
     card = g.victory_card
     if card is None:
         return r[MARKERS] >= DEFAULT_DATA.point_variant_markers[g.n]
-    met = {"tribune": r[TILE] == 2, "favor": bool(r[ETERNAL]) or temp == p,
-           "laurels": r[LAURELS] >= card.laurels, "legions": r[LEGIONS] >= card.legions,
-           "denarii": r[MONEY] >= card.denarii, "markers": r[MARKERS] >= card.markers}
+    met = {
+        "tribune": r[TILE] == 2,
+        "favor": bool(r[ETERNAL]) or temp == p,
+        "laurels": r[LAURELS] >= card.laurels,
+        "legions": r[LEGIONS] >= card.legions,
+        "denarii": r[MONEY] >= card.denarii,
+        "markers": r[MARKERS] >= card.markers,
+    }
     if card.obligatory is not None and not met[card.obligatory]:
         return False
     return sum(bool(v) for v in met.values()) >= card.need[g.n]
@@ -61,8 +67,7 @@ def check_mask(g: Game, decision, mask):
     if kind == Task.PLACE:
         fo, chariot = g.state.field_owner, int(g.state.meta[Meta.CHARIOT])
         for f in range(len(FACTIONS)):
-            ok = (g.state.controller[f] != p and chariot != f
-                  and (fo[f, 0] < 0 or (fo[f, 1] < 0 and fo[f, 0] != p)))
+            ok = g.state.controller[f] != p and chariot != f and (fo[f, 0] < 0 or (fo[f, 1] < 0 and fo[f, 0] != p))
             assert mask[A.FIELD + f] == ok, f"placement on the {FACTIONS[f]} field: offered {mask[A.FIELD + f]}"
         assert mask[A.COIN_BOWL] == 1, "the coin bowl is always open"
         if not g.state.markers[p, VESTALS]:
@@ -70,7 +75,7 @@ def check_mask(g: Game, decision, mask):
     elif kind in (Task.ATRIUM_BID, Task.CHARIOT_BID):
         money, base = int(res[MONEY]), g.data.bid_base
         place = base ** (bid_digits(g, money) - 1 - b)
-        room = (money - int(g.state.bids[p])) // place            # never more than the bidder holds
+        room = (money - int(g.state.bids[p])) // place  # never more than the bidder holds
         assert [a - A.BID for a in legal] == list(range(min(base - 1, room) + 1)), "bid digits"
     elif kind == Task.SACRIFICE:
         assert res[ETERNAL] == 0, "a holder of eternal favor may not sacrifice"
@@ -86,9 +91,12 @@ def check_mask(g: Game, decision, mask):
         assert mask[A.BUY_LEGION] == (res[MONEY] >= price) and g.state.controller[1] == p
     elif kind == Task.BENEFIT_CHOICE:
         assert g.state.controller[b] == p, "benefits go to the controller"
-        options = {"Legates: take a scroll": res[TILE] == 0, "Senators: take a scroll": res[TILE] == 0,
-                   "Plebeians: take a tribune": res[TILE] == 1 and g.state.controller[PATRICIANS] == p,
-                   "Vestal Virgins: take a tribune": res[TILE] == 1 and g.state.controller[6] == p}
+        options = {
+            "Legates: take a scroll": res[TILE] == 0,
+            "Senators: take a scroll": res[TILE] == 0,
+            "Plebeians: take a tribune": res[TILE] == 1 and g.state.controller[PATRICIANS] == p,
+            "Vestal Virgins: take a tribune": res[TILE] == 1 and g.state.controller[6] == p,
+        }
         for label, ok in options.items():
             a = A.action(label)
             if A.labels[a].startswith(FACTIONS[b]):
@@ -98,11 +106,13 @@ def check_mask(g: Game, decision, mask):
     elif kind == Task.CATO:
         assert all(g.state.markers[p, a - A.MARKER] == 0 for a in legal), "Cato gives a marker not yet held"
     elif kind == Task.ASSASSIN:
-        assert all(g.state.sets[a - A.ASSASSIN].sum() >= 3 for a in legal if a != A.DECLINE), \
+        assert all(g.state.sets[a - A.ASSASSIN].sum() >= 3 for a in legal if a != A.DECLINE), (
             "the assassin targets sets of three or more"
+        )
     elif kind == Task.CHARIOT_PLACE:
-        assert all(g.state.controller[a - A.CHARIOT] == p for a in legal if a != A.DECLINE), \
+        assert all(g.state.controller[a - A.CHARIOT] == p for a in legal if a != A.DECLINE), (
             "the chariot goes on a faction its winner controls"
+        )
     elif kind == Task.CATACOMBS_CHOICE:
         price = g.data.catacomb_prices[b]
         for a in legal:
@@ -113,7 +123,7 @@ def check_mask(g: Game, decision, mask):
         assert mask[A.LATRINE + 1] == (res[MONEY] >= value)
     elif kind == Task.TAKEOVER_SET and mask[A.COMMIT]:
         f, role = b, c
-        build = g.state.build[f * 11:(f + 1) * 11]
+        build = g.state.build[f * 11 : (f + 1) * 11]
         count, total = int(build.sum()), int(build @ VALUES)
         assert count >= 2 and build.sum() == g.state.build.sum(), "a set is two or more cards of the faction"
         targets = []
@@ -155,11 +165,21 @@ class Tracker:
         n_draw = int(meta[Meta.DRAW_N])
         assert g.state.draw[:n_draw].min(initial=0) >= 0 and g.state.draw[n_draw:].max(initial=-1) == -1
         assert g.state.hand.min() >= 0 and not g.state.hand[n:].any()
-        for a in (g.state.discard_public, g.state.discard_hidden, g.state.catacombs, g.state.curia, g.state.mars_pairs,
-                  g.state.sets, g.state.challenger, g.state.build):
+        for a in (
+            g.state.discard_public,
+            g.state.discard_hidden,
+            g.state.catacombs,
+            g.state.curia,
+            g.state.mars_pairs,
+            g.state.sets,
+            g.state.challenger,
+            g.state.build,
+        ):
             assert a.min() >= 0
         if not over:
-            assert (g.state.build <= g.state.hand[decision[1]]).all(), "the set being built must come from the actor's hand"
+            assert (g.state.build <= g.state.hand[decision[1]]).all(), (
+                "the set being built must come from the actor's hand"
+            )
 
         # ---- resources
         r = res[:n].tolist()
@@ -172,8 +192,9 @@ class Tracker:
         for p in range(n):
             assert r[p][MARKERS] == marker_sums[p]
             assert r[p][TILE] in (0, 1, 2) and r[p][ETERNAL] in (0, 1)
-        assert temp == -1 or temp == controller[VESTALS], \
+        assert temp == -1 or temp == controller[VESTALS], (
             f"temporary favor with player_{temp}, Vestal Virgins controlled by {controller[VESTALS]}"
+        )
         if temp >= 0:
             assert r[temp][ETERNAL] == 0, "a holder of eternal favor returns the temporary favor"
 
@@ -185,7 +206,7 @@ class Tracker:
                 assert sizes[f] == 0, f"{FACTIONS[f]}: a set without a controller"
             else:
                 assert sizes[f] >= 2, f"{FACTIONS[f]}: a controlled set of {sizes[f]} card(s)"
-            if first_laurel[f] and phase != 4:     # (taken during the take-over sequence)
+            if first_laurel[f] and phase != 4:  # (taken during the take-over sequence)
                 assert controller[f] < 0, f"{FACTIONS[f]}: controlled but its first laurel is still there"
         if meta[Meta.CHALLENGER] < 0:
             assert not g.state.challenger.any()
@@ -244,8 +265,9 @@ class Tracker:
         assert int(meta[Meta.N_DECLARED]) == len(order)
         for p in range(n):
             if declared[p] < 0:
-                assert not meets_victory(g, p, r[p], temp), \
+                assert not meets_victory(g, p, r[p], temp), (
                     f"player_{p} meets the victory condition but has not declared"
+                )
         if order and self.first_declaration_round is None:
             self.first_declaration_round = g.round
 
@@ -255,8 +277,12 @@ class Tracker:
             pr, pmarkers, pdeclared = self.prev
             for p in range(n):
                 assert all(x >= y for x, y in zip(markers[p], pmarkers[p])), "a faction marker was lost"
-                for col, name in ((LAURELS, "laurels"), (LEGIONS, "legions"), (TILE, "tile"),
-                                  (ETERNAL, "eternal favor")):
+                for col, name in (
+                    (LAURELS, "laurels"),
+                    (LEGIONS, "legions"),
+                    (TILE, "tile"),
+                    (ETERNAL, "eternal favor"),
+                ):
                     assert r[p][col] >= pr[p][col], f"player_{p}: {name} decreased"
                 if pdeclared[p] >= 0:
                     assert declared[p] == pdeclared[p], "a declaration was withdrawn or reordered"
@@ -365,8 +391,16 @@ def test_every_victory_card(card_id):
 
 
 def test_custom_victory_card():
-    card = VictoryCard("test-easy", laurels=4, legions=1, denarii=20, markers=2,
-                       need={2: 3, 3: 3, 4: 2, 5: 2}, obligatory="markers", length="short")
+    card = VictoryCard(
+        "test-easy",
+        laurels=4,
+        legions=1,
+        denarii=20,
+        markers=2,
+        need={2: 3, 3: 3, 4: 2, 5: 2},
+        obligatory="markers",
+        length="short",
+    )
     ended = 0
     for n in (2, 3, 4, 5):
         for seed in range(2):

@@ -4,6 +4,7 @@ engine (``tribune_env``) <- adapters (``tribune_env.envs``) <- agents (``agents`
 (``training``) <- the ``tribune`` command (``training.cli``), which nothing imports. Every
 import of every module is read with ``ast``, at the top of the module and inside functions.
 """
+
 import ast
 import subprocess
 import sys
@@ -43,7 +44,7 @@ def imports(path: Path) -> list[tuple[int, str]]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
             # `from package import module` imports the module: judge each name as one
             found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
@@ -68,9 +69,13 @@ def upward_imports(files) -> list[str]:
 
 def cli_importers(files) -> list[str]:
     """Every module outside the command that imports it."""
-    return [f"{path.relative_to(ROOT)}:{line} imports {target}"
-            for path in files if layer(module_name(path)) != "cli"
-            for line, target in imports(path) if layer(target) == "cli"]
+    return [
+        f"{path.relative_to(ROOT)}:{line} imports {target}"
+        for path in files
+        if layer(module_name(path)) != "cli"
+        for line, target in imports(path)
+        if layer(target) == "cli"
+    ]
 
 
 def loaded_after(code: str) -> list[str]:
@@ -103,16 +108,22 @@ def test_the_checks_see_an_upward_import(tmp_path, monkeypatch):
 
 
 def test_the_engine_loads_no_adapter_agent_or_training():
-    assert loaded_after("from tribune_env import Game, PlayerView\nimport numpy as np\n"
-                        "game = Game(3, seed=1)\nrng = np.random.default_rng(0)\n"
-                        "for _ in range(50):\n"
-                        "    game.observe(game.current_player)\n"
-                        "    game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))\n") == []
+    assert (
+        loaded_after(
+            "from tribune_env import Game, PlayerView\nimport numpy as np\n"
+            "game = Game(3, seed=1)\nrng = np.random.default_rng(0)\n"
+            "for _ in range(50):\n"
+            "    game.observe(game.current_player)\n"
+            "    game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))\n"
+        )
+        == []
+    )
 
 
 def test_the_agents_load_no_training():
-    loaded = loaded_after("import agents, agents.heuristic, agents.ismcts, agents.model, agents.human\n"
-                          "agents.make_agent('heuristic')")
+    loaded = loaded_after(
+        "import agents, agents.heuristic, agents.ismcts, agents.model, agents.human\nagents.make_agent('heuristic')"
+    )
     assert "agents" in loaded and "training" not in loaded
 
 

@@ -1,5 +1,6 @@
 """A person at the table: choosing by number or label, bad input asked again, quitting,
 the log without the other players' secrets, and `tribune play` fed scripted input."""
+
 from __future__ import annotations
 
 import io
@@ -13,8 +14,8 @@ from click.testing import CliRunner
 from agents import split_specs
 from agents.human import HumanAgent, Quit, choice, numbered
 from training.arena.play import SeatLog
-from tribune_env import Game, IllegalActionError, PlayerView
 from training.cli import main
+from tribune_env import Game, IllegalActionError, PlayerView
 
 LABELS = ["place follower: Thermae 1", "place follower: Curia 2", "decline"]
 
@@ -25,14 +26,17 @@ def test_choice_by_number_or_label():
     assert choice("place follower: thermae 1", LABELS) == 0
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "type the number"),
-    ("   \n", "type the number"),
-    ("0", "choose 1 to 3"),
-    ("4", "choose 1 to 3"),
-    ("-1", "neither a number from 1 to 3 nor"),
-    ("bid 7", "neither a number from 1 to 3 nor"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "type the number"),
+        ("   \n", "type the number"),
+        ("0", "choose 1 to 3"),
+        ("4", "choose 1 to 3"),
+        ("-1", "neither a number from 1 to 3 nor"),
+        ("bid 7", "neither a number from 1 to 3 nor"),
+    ],
+)
 def test_choice_explains_bad_input(text, message):
     with pytest.raises(ValueError, match=message):
         choice(text, LABELS)
@@ -87,7 +91,7 @@ def test_seat_log_hides_only_the_other_players_secrets():
         who, sep, label = full.partition(": ")
         try:
             kind = game.A.decode(game.A.action(label))[0]
-        except IllegalActionError:                              # not an action
+        except IllegalActionError:  # not an action
             kind = None
         secret = kind in ("add", "take", "bid") or (kind == "discard" and setup)
         if sep and who != f"player_{seat}" and secret:
@@ -95,7 +99,7 @@ def test_seat_log_hides_only_the_other_players_secrets():
             hidden.add(kind)
         else:
             assert shown == full
-    assert hidden == {"add", "take", "bid", "discard"}          # this game has each kind
+    assert hidden == {"add", "take", "bid", "discard"}  # this game has each kind
 
 
 def play(args, lines):
@@ -105,14 +109,29 @@ def play(args, lines):
 def test_play_a_whole_game_with_bad_lines_in_the_input(tmp_path):
     saved = tmp_path / "mine.jsonl"
     lines = "\nhello\n0\n1000\n" + "1\n" * 3000
-    result = play(["--players", "3", "--seat", "1", "--opponents", "random,random", "--seed", "1",
-                   "--round-limit", "2", "--record", str(saved)], lines)
+    result = play(
+        [
+            "--players",
+            "3",
+            "--seat",
+            "1",
+            "--opponents",
+            "random,random",
+            "--seed",
+            "1",
+            "--round-limit",
+            "2",
+            "--record",
+            str(saved),
+        ],
+        lines,
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Seed 1; you are player_1; player_0: random, player_2: random." in out
     assert "type the number" in out and "'hello' is neither" in out and "1000 is not in the list" in out
     assert "Game over:" in out and ("You won!" in out or "You finished with" in out)
-    assert "To act: player_1" in out and "To act: player_0" not in out   # the table only at your turns
+    assert "To act: player_1" in out and "To act: player_0" not in out  # the table only at your turns
     # the other seats' hands and hidden choices never show
     assert re.search(r"^player_[02]: (bid|add|take) ", out, re.MULTILINE) is None
     assert re.search(r"^player_[02] discards a card$", out, re.MULTILINE)
@@ -147,17 +166,23 @@ def test_play_by_label():
 
 
 def test_opponent_specs_keep_their_options():
-    assert split_specs("heuristic,ismcts:seconds=1,iterations=50,random") == \
-        ["heuristic", "ismcts:seconds=1,iterations=50", "random"]
+    assert split_specs("heuristic,ismcts:seconds=1,iterations=50,random") == [
+        "heuristic",
+        "ismcts:seconds=1,iterations=50",
+        "random",
+    ]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--players", "3", "--seat", "3"], "--seat must be 0 to 2"),
-    (["--players", "4", "--opponents", "random,random"], "4 players need 3 opponents"),
-    (["--opponents", "nobody"], "unknown agent 'nobody'"),
-    (["--players", "6"], "players"),
-    (["--victory-card", "nope"], "unknown victory card 'nope'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "3", "--seat", "3"], "--seat must be 0 to 2"),
+        (["--players", "4", "--opponents", "random,random"], "4 players need 3 opponents"),
+        (["--opponents", "nobody"], "unknown agent 'nobody'"),
+        (["--players", "6"], "players"),
+        (["--victory-card", "nope"], "unknown victory card 'nope'"),
+    ],
+)
 def test_play_rejects_bad_options(args, message):
     result = play(args, "")
     assert result.exit_code != 0 and message in result.output

@@ -5,6 +5,7 @@ actions, log), be independent of it, and continue exactly like it. Loading a mal
 or inconsistent saved state raises StateFormatError naming the problem, and never
 returns a half-built game.
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,14 +13,14 @@ import json
 
 import numpy as np
 import pytest
-
 from conftest import play, random_action
+
 from tribune_env import ConfigError, Game, GameData, IllegalActionError, StateFormatError, VictoryCard
 from tribune_env.data import VESTALS
 from tribune_env.errors import TribuneError
 from tribune_env.saving import card_counts
 from tribune_env.saving.limits import MAX_TEXT
-from tribune_env.state import Meta, MONEY
+from tribune_env.state import MONEY, Meta
 from tribune_env.tasks import Task
 
 
@@ -131,12 +132,15 @@ def test_round_trip_of_a_finished_game():
         j.step(0)
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(num_players=2, point_variant=True),
-    dict(num_players=4, victory_card="pax-romana", auto_forced=False),
-    dict(num_players=3, round_limit=7, log=False),
-    dict(num_players=5, victory_card=VictoryCard("mine", 5, 2, 20, 3, {3: 3, 5: 2}, "favor", "short")),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(num_players=2, point_variant=True),
+        dict(num_players=4, victory_card="pax-romana", auto_forced=False),
+        dict(num_players=3, round_limit=7, log=False),
+        dict(num_players=5, victory_card=VictoryCard("mine", 5, 2, 20, 3, {3: 3, 5: 2}, "favor", "short")),
+    ],
+)
 def test_round_trip_keeps_the_configuration(kwargs):
     g = Game(seed=11, **kwargs)
     rng = np.random.default_rng(0)
@@ -172,19 +176,21 @@ def top_task(d):
 def set_meta(name, value):
     def edit(d):
         d["arrays"]["meta"][Meta[name.upper()]] = value
+
     return edit
 
 
 def bad_rng(kind):
     """Corrupt the generator state, wherever the format keeps it."""
+
     def edit(d):
         if "rng" in d["arrays"]:
             d["arrays"]["rng"] = [0] * len(d["arrays"]["rng"]) if kind == "zero" else "not a generator"
         elif kind == "zero":
-            d["rng"] = {"bit_generator": "PCG64", "state": {"state": -1, "inc": -1},
-                        "has_uint32": 0, "uinteger": 0}
+            d["rng"] = {"bit_generator": "PCG64", "state": {"state": -1, "inc": -1}, "has_uint32": 0, "uinteger": 0}
         else:
             d["rng"] = "not a generator"
+
     return edit
 
 
@@ -222,9 +228,13 @@ MALFORMED = {
     "non-numeric array": (lambda d: d["arrays"].__setitem__("res", "lots"), ["res", "numeric"]),
     "fractional money": (fractional_money, ["res", "integer", "int"]),
     "card accounting broken": (one_more_card, ["accounting", "card"]),
-    "card missing": (lambda d: d["arrays"]["hand"][0].__setitem__(
-        int(np.flatnonzero(d["arrays"]["hand"][0])[0]), d["arrays"]["hand"][0][
-            int(np.flatnonzero(d["arrays"]["hand"][0])[0])] - 1), ["accounting", "card"]),
+    "card missing": (
+        lambda d: d["arrays"]["hand"][0].__setitem__(
+            int(np.flatnonzero(d["arrays"]["hand"][0])[0]),
+            d["arrays"]["hand"][0][int(np.flatnonzero(d["arrays"]["hand"][0])[0])] - 1,
+        ),
+        ["accounting", "card"],
+    ),
     "negative money": (negative_money, ["money", "negative"]),
     "tile out of range": (lambda d: d["arrays"]["res"][0].__setitem__(3, 5), ["tile"]),
     "card code too large": (lambda d: d["arrays"]["draw"].__setitem__(0, 500), ["draw", "card"]),
@@ -273,7 +283,7 @@ def test_queued_decision_of_an_absent_seat_is_rejected():
     d = json.loads(g.to_json())
     n = d["arrays"]["meta"][Meta.N_TASKS]
     tasks = d["arrays"]["tasks"]
-    below = [i for i in range(n - 1) if tasks[i][0] == Task.SETUP_DISCARD]     # under the top
+    below = [i for i in range(n - 1) if tasks[i][0] == Task.SETUP_DISCARD]  # under the top
     assert below
     tasks[below[0]][1] = 4
     with pytest.raises(StateFormatError) as info:
@@ -282,8 +292,9 @@ def test_queued_decision_of_an_absent_seat_is_rejected():
     assert any(w in message for w in ("task", "seat", "player")), message
 
 
-@pytest.mark.parametrize("text", ["", "{", "not json", "[1, 2, 3]", "null", "42", '"tribune"',
-                                  b"\xff\xfe\x00", b"{\"format\": 1"])
+@pytest.mark.parametrize(
+    "text", ["", "{", "not json", "[1, 2, 3]", "null", "42", '"tribune"', b"\xff\xfe\x00", b'{"format": 1']
+)
 def test_not_a_saved_game(text):
     with pytest.raises(StateFormatError):
         Game.from_json(text)
@@ -299,7 +310,7 @@ def test_loading_never_returns_a_half_built_game(saved):
     base = json.loads(saved)
     names = sorted(base["arrays"])
     loaded = rejected = 0
-    for trial in range(300):
+    for _trial in range(300):
         d = copy.deepcopy(base)
         name = names[rng.integers(len(names))]
         flat = np.array(d["arrays"][name], dtype=np.int64)
@@ -313,7 +324,7 @@ def test_loading_never_returns_a_half_built_game(saved):
         except StateFormatError:
             rejected += 1
             continue
-        except Exception as exc:       # pragma: no cover - reported as a failure
+        except Exception as exc:  # pragma: no cover - reported as a failure
             pytest.fail(f"corrupting {name}[{i}] raised {type(exc).__name__}: {exc}")
         loaded += 1
         # a loaded game is whole: accounted, observable, savable, and offers an action
@@ -351,11 +362,11 @@ def finished():
 def test_a_round_limit_too_large_for_c(saved):
     """A round limit of 10**30 raised OverflowError building the engine's parameters."""
     d = json.loads(saved)
-    d["config"]["round_limit"] = 10 ** 30
+    d["config"]["round_limit"] = 10**30
     _rejected(json.dumps(d), "round_limit")
     d["config"]["round_limit"] = 10_001
     _rejected(json.dumps(d), "round_limit")
-    for limit in (10 ** 30, 10_001, 0):
+    for limit in (10**30, 10_001, 0):
         with pytest.raises(ConfigError, match="round_limit"):
             Game(3, round_limit=limit)
     assert Game(3, round_limit=10_000, seed=1).round_limit == 10_000
@@ -390,7 +401,7 @@ def test_deep_nesting(saved, monkeypatch):
     assert not parsed
     monkeypatch.undo()
     nested = [0]
-    for _ in range(100_000):          # the same as Python data: walked without recursion
+    for _ in range(100_000):  # the same as Python data: walked without recursion
         nested = [nested]
     d = json.loads(saved)
     d["log"] = nested
@@ -430,7 +441,7 @@ def test_a_finished_game_without_a_winner(finished):
     d["arrays"]["winner"] = [0] * 5
     _rejected(json.dumps(d), "winner")
     d = json.loads(finished)
-    d["arrays"]["meta"][Meta.STATUS] = 2        # "truncated" before its round limit, with a winner
+    d["arrays"]["meta"][Meta.STATUS] = 2  # "truncated" before its round limit, with a winner
     _rejected(json.dumps(d), "truncated")
 
 
@@ -439,12 +450,11 @@ def test_an_altered_bottom_of_the_task_stack(saved):
     the compiled engine then read and wrote meta as task rows."""
     base = json.loads(saved)
     n = base["arrays"]["meta"][Meta.N_TASKS]
-    for bottom in ([Task.THERMAE, 0, 0, 0], [Task.PLACE, 0, 0, 0], [Task.ROUND_START, 0, 0, 0],
-                   [Task.DRAW, 1, 0, 1]):
+    for bottom in ([Task.THERMAE, 0, 0, 0], [Task.PLACE, 0, 0, 0], [Task.ROUND_START, 0, 0, 0], [Task.DRAW, 1, 0, 1]):
         d = copy.deepcopy(base)
         d["arrays"]["tasks"][0] = bottom
         _rejected(json.dumps(d), "task")
-    d = copy.deepcopy(base)                      # the bottom task dropped
+    d = copy.deepcopy(base)  # the bottom task dropped
     d["arrays"]["tasks"] = d["arrays"]["tasks"][1:] + [[0, 0, 0, 0]]
     d["arrays"]["meta"][Meta.N_TASKS] = n - 1
     _rejected(json.dumps(d), "task")
@@ -458,25 +468,31 @@ def test_a_deal_onto_a_filled_slot():
         g.step(random_action(g, rng))
     d = json.loads(g.to_json())
     Game.from_json(json.dumps(d))
-    deals = [t for t in d["arrays"]["tasks"][:d["arrays"]["meta"][Meta.N_TASKS]] if t[0] == Task.DEAL]
+    deals = [t for t in d["arrays"]["tasks"][: d["arrays"]["meta"][Meta.N_TASKS]] if t[0] == Task.DEAL]
     slot = deals[0][1]
     assert d["arrays"]["slot_card"][slot] == -1
-    seat = next(p for p in range(5) if sum(d["arrays"]["hand"][p]) and not any(
-        t[0] == Task.CESURA_DISCARD and t[1] == p for t in d["arrays"]["tasks"][:d["arrays"]["meta"][Meta.N_TASKS]]))
+    seat = next(
+        p
+        for p in range(5)
+        if sum(d["arrays"]["hand"][p])
+        and not any(
+            t[0] == Task.CESURA_DISCARD and t[1] == p for t in d["arrays"]["tasks"][: d["arrays"]["meta"][Meta.N_TASKS]]
+        )
+    )
     code = next(c for c, x in enumerate(d["arrays"]["hand"][seat]) if x)
-    d["arrays"]["hand"][seat][code] -= 1        # moved, so every card is still accounted for
+    d["arrays"]["hand"][seat][code] -= 1  # moved, so every card is still accounted for
     d["arrays"]["slot_card"][slot] = code
     _rejected(json.dumps(d), "deal", "slot")
 
 
 def test_a_colosseum_at_the_int32_limit(saved):
     """2**31 - 1 in the Colosseum wrapped to -2**31 a few steps later; the game's own save then failed."""
-    for value in (2 ** 31 - 1, 10 ** 8 + 1, 500):
+    for value in (2**31 - 1, 10**8 + 1, 500):
         d = json.loads(saved)
         d["arrays"]["meta"][Meta.COLOSSEUM] = value
         _rejected(json.dumps(d), "colosseum")
     d = json.loads(saved)
-    d["arrays"]["res"][0][MONEY] = 2 ** 31 - 1
+    d["arrays"]["res"][0][MONEY] = 2**31 - 1
     _rejected(json.dumps(d), "money")
 
 
@@ -488,7 +504,7 @@ def test_messages_stay_short_for_huge_inputs(saved):
     d["config"]["victory_card"]["id"] = "x" * 100_000
     _rejected(json.dumps(d), "victory card")
     d = json.loads(saved)
-    d["arrays"]["res"][0][0] = 10 ** 5000        # as Python data: never formatted
+    d["arrays"]["res"][0][0] = 10**5000  # as Python data: never formatted
     _rejected(d, "res", "int32")
     _rejected(" " * (MAX_TEXT + 1), "characters")
 
@@ -499,7 +515,7 @@ def test_game_numbers_that_could_overflow_before_the_round_limit():
     g = Game(2, seed=1, data=data, round_limit=10_000, log=False)
     with pytest.raises(StateFormatError, match="game numbers"):
         Game.from_json(g.to_json(), data=data)
-    g = Game(2, seed=1, data=data, round_limit=4, log=False)     # a few thousand a round, 4 rounds: fine
+    g = Game(2, seed=1, data=data, round_limit=4, log=False)  # a few thousand a round, 4 rounds: fine
     assert Game.from_json(g.to_json(), data=data).state_equals(g)
 
 
@@ -511,15 +527,15 @@ def test_python_data_that_is_not_a_saved_game(data):
 def test_the_compiled_engine_raises_on_a_state_that_slipped_past_the_loader():
     """Defence in depth: the task stack and every index are checked in compiled code."""
     g = Game(3, seed=0)
-    g.state.meta[Meta.N_TASKS] = 0                              # an empty stack in a running game
+    g.state.meta[Meta.N_TASKS] = 0  # an empty stack in a running game
     with pytest.raises(IndexError):
         g.resume()
     g = Game(3, seed=0)
-    g.state.meta[Meta.N_TASKS] = len(g.state.tasks) + 5               # a stack pointer past the stack
+    g.state.meta[Meta.N_TASKS] = len(g.state.tasks) + 5  # a stack pointer past the stack
     with pytest.raises(IndexError):
         g.resume()
     g = Game(3, seed=0)
-    g.state.slot_card[0] = 1_000_000                            # a card code far outside the deck
+    g.state.slot_card[0] = 1_000_000  # a card code far outside the deck
     g.state.slot_up[0] = 1
     with pytest.raises(IndexError):
         g.observe(0)

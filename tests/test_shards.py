@@ -1,13 +1,14 @@
 """ShardedVectorEnv: VectorEnv's games on worker processes, the same games as its shards alone."""
+
 import numpy as np
 import pytest
 
 from agents import make_agent
+from training.learning.shards import ShardedVectorEnv, shard_seeds, shard_sizes
 from tribune_env import ConfigError, IllegalActionError
 from tribune_env.envs import OpponentPool
-from tribune_env.player import random_legal
-from training.learning.shards import ShardedVectorEnv, shard_seeds, shard_sizes
 from tribune_env.envs.vector import VectorEnv
+from tribune_env.player import random_legal
 
 
 def pool():
@@ -18,8 +19,10 @@ def test_shards_play_exactly_the_games_of_their_own_vector_envs():
     """Game for game, the sharded env is its shards side by side: reset, steps, an added
     opponent, and a step refused for one bad action, which must step no shard at all."""
     settings = {"num_players": 3, "reward": "rank"}
-    alone = [VectorEnv(num_envs=n, seed=s, opponents=pool(), **settings)
-             for n, s in zip(shard_sizes(5, 2), shard_seeds(11, 2))]
+    alone = [
+        VectorEnv(num_envs=n, seed=s, opponents=pool(), **settings)
+        for n, s in zip(shard_sizes(5, 2), shard_seeds(11, 2))
+    ]
     rng = np.random.default_rng(0)
     with ShardedVectorEnv(num_envs=5, shards=2, seed=11, opponents=pool(), **settings) as env:
         assert env.num_envs == 5 and env.observation_space == alone[0].observation_space
@@ -47,14 +50,16 @@ def test_shards_play_exactly_the_games_of_their_own_vector_envs():
             expected = [info for p in parts for info in p[3]]
             assert [i.get("winners") for i in infos] == [i.get("winners") for i in expected]
             finished += int(dones.sum())
-        assert finished > 0                        # games ended and were replaced on the way
+        assert finished > 0  # games ended and were replaced on the way
 
 
 def test_an_advisor_travels_to_every_shard():
     """An advised sharded env gives each shard's advised observations, the advisor pickled to it."""
     settings = {"num_players": 2, "opponents": "random"}
-    alone = [VectorEnv(num_envs=n, seed=s, advisor=make_agent("heuristic", seed=2), **settings)
-             for n, s in zip(shard_sizes(3, 2), shard_seeds(5, 2))]
+    alone = [
+        VectorEnv(num_envs=n, seed=s, advisor=make_agent("heuristic", seed=2), **settings)
+        for n, s in zip(shard_sizes(3, 2), shard_seeds(5, 2))
+    ]
     rng = np.random.default_rng(1)
     with ShardedVectorEnv(num_envs=3, shards=2, seed=5, advisor=make_agent("heuristic", seed=2), **settings) as env:
         assert env.observation_space == alone[0].observation_space != VectorEnv(num_players=2).observation_space

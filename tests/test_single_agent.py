@@ -1,4 +1,5 @@
 """SingleAgentEnv (Tribune-v0): one learner against opponent policies, seen from the learner's side."""
+
 import subprocess
 import sys
 import warnings
@@ -25,7 +26,7 @@ class Recorder:
         self.resets += 1
 
     def act(self, observation, action_mask, view):
-        if len(self.seats) % 50 == 0:              # the view's search copy: same seat to act
+        if len(self.seats) % 50 == 0:  # the view's search copy: same seat to act
             assert view.determinize().current_player == view.seat
         assert np.array_equal(observation, view._game.observe(view.seat))
         self.seats.append(view.seat)
@@ -74,9 +75,11 @@ def test_make_returns_the_registered_environment():
 
 def test_make_imports_the_adapters_itself():
     """A fresh interpreter makes it by "module:id", without importing tribune_env first."""
-    code = ("import gymnasium as gym\n"
-            "env = gym.make('tribune_env.envs:Tribune-v0', num_players=2)\n"
-            "print(type(env.unwrapped).__name__, env.reset(seed=0)[0].shape)")
+    code = (
+        "import gymnasium as gym\n"
+        "env = gym.make('tribune_env.envs:Tribune-v0', num_players=2)\n"
+        "print(type(env.unwrapped).__name__, env.reset(seed=0)[0].shape)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[0] == "SingleAgentEnv"
@@ -98,7 +101,7 @@ def test_learner_gets_its_final_reward_losses_included(n):
         game, learner = env.game, env.learner
         assert (terminated, truncated) == (game.terminated, game.truncated)
         assert info["winners"] == game.winners() and np.array_equal(info["scores"], game.scores())
-        if truncated:                              # random play sometimes reaches the round limit
+        if truncated:  # random play sometimes reaches the round limit
             assert reward == pytest.approx(final_rewards(game, "score")[learner])
             continue
         assert reward == pytest.approx(1.0 if learner in game.winners() else -1.0 / (n - 1))
@@ -118,7 +121,7 @@ def test_every_step_is_the_learners_and_opponents_play_only_their_seats(n):
         start = len(opponent.seats)
         play_game(env, rng, seed=g)
         assert set(opponent.seats[start:]) == set(range(n)) - {env.learner}
-    assert opponent.resets == 3                    # once per game, though it holds n-1 seats
+    assert opponent.resets == 3  # once per game, though it holds n-1 seats
 
 
 def test_opponents_per_seat_sit_in_order_after_the_learner():
@@ -202,7 +205,7 @@ def test_illegal_action_lose_ends_the_game_below_any_outcome():
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
-    with pytest.raises(gym.error.ResetNeeded):           # the forfeited game is over
+    with pytest.raises(gym.error.ResetNeeded):  # the forfeited game is over
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     env.reset()
     assert env.action_masks().any()
@@ -215,17 +218,20 @@ def test_stepping_a_finished_game_asks_for_reset():
         env.step(0)
 
 
-@pytest.mark.parametrize("config, message", [
-    ({"opponents": ["random"]}, "need 3 opponents"),
-    ({"opponents": "greedy"}, "unknown opponent"),
-    ({"opponents": 3}, "an opponent must be"),
-    ({"learner_seat": 4}, "learner_seat"),
-    ({"learner_seat": "first"}, "learner_seat"),
-    ({"reward": "points"}, "reward scheme"),
-    ({"render_mode": "rgb_array"}, "render_mode"),
-    ({"illegal_action": "ignore"}, "illegal_action"),
-    ({"num_players": 6}, "num_players"),
-])
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"opponents": ["random"]}, "need 3 opponents"),
+        ({"opponents": "greedy"}, "unknown opponent"),
+        ({"opponents": 3}, "an opponent must be"),
+        ({"learner_seat": 4}, "learner_seat"),
+        ({"learner_seat": "first"}, "learner_seat"),
+        ({"reward": "points"}, "reward scheme"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+        ({"num_players": 6}, "num_players"),
+    ],
+)
 def test_bad_configuration_names_the_problem(config, message):
     with pytest.raises(ConfigError, match=message):
         SingleAgentEnv(**{"num_players": 4, **config})
@@ -239,7 +245,8 @@ def test_render_shows_the_learners_view():
 
 def test_maskable_ppo_trains_on_it_with_legal_actions_only():
     from sb3_contrib import MaskablePPO
-    env = SingleAgentEnv(num_players=2)           # an illegal action would raise
+
+    env = SingleAgentEnv(num_players=2)  # an illegal action would raise
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0)
     model.learn(256)
     assert model.num_timesteps >= 256
@@ -248,6 +255,7 @@ def test_maskable_ppo_trains_on_it_with_legal_actions_only():
 def test_works_inside_subproc_vec_env():
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import SubprocVecEnv
+
     venv = SubprocVecEnv([lambda: SingleAgentEnv(num_players=2)] * 2)
     try:
         venv.seed(3)
@@ -278,9 +286,9 @@ def test_an_opponent_pool_is_drawn_from_for_every_game():
     for g in range(40):
         env.reset(seed=g if g == 0 else None)
         lineups.append(tuple(id(p) for p in env._by_seat if p is not None))
-    assert len(set(lineups)) > 1                        # the draw changes between games
+    assert len(set(lineups)) > 1  # the draw changes between games
     share_a = sum(lineup.count(id(a)) for lineup in lineups) / (2 * len(lineups))
-    assert 0.6 < share_a < 0.9                          # weight 3 of 4
+    assert 0.6 < share_a < 0.9  # weight 3 of 4
     late = Recorder(3)
     env.add_opponent(late, weight=1000)
     env.reset()
@@ -289,10 +297,14 @@ def test_an_opponent_pool_is_drawn_from_for_every_game():
     assert late.seats
 
 
-@pytest.mark.parametrize("pool, message", [
-    (([], None), "at least one member"), ((["random"], [1, 2]), "one weight per member"),
-    ((["random"], [0]), "weight must be positive"),
-])
+@pytest.mark.parametrize(
+    "pool, message",
+    [
+        (([], None), "at least one member"),
+        ((["random"], [1, 2]), "one weight per member"),
+        ((["random"], [0]), "weight must be positive"),
+    ],
+)
 def test_bad_opponent_pools(pool, message):
     with pytest.raises(ConfigError, match=message):
         tribune_env.envs.OpponentPool(*pool)

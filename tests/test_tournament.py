@@ -1,5 +1,6 @@
 """Tournaments: seeded and worker-independent results, fair seating, intervals, ratings,
 records that replay exactly, and the `tribune tournament` / `tribune replay` commands."""
+
 from __future__ import annotations
 
 import csv
@@ -18,8 +19,8 @@ from training.arena import tournament as t
 from training.arena.games import ending
 from training.arena.processes import parallel_map
 from training.arena.stats import ratings, wilson
-from tribune_env import ConfigError, Game, IllegalActionError, StateFormatError
 from training.cli import main
+from tribune_env import ConfigError, Game, IllegalActionError, StateFormatError
 
 SHORT = {"num_players": 3, "victory_card": None, "point_variant": False, "round_limit": 4}
 
@@ -70,7 +71,7 @@ def test_wilson_interval_known_values():
     low, high = wilson(0, 10)
     assert low == 0 and high == pytest.approx(0.2775, abs=5e-5)
     assert wilson(10, 10) == pytest.approx((1 - 0.2775, 1.0), abs=5e-5)
-    low, high = wilson(2.5, 5)                          # shared wins count fractionally
+    low, high = wilson(2.5, 5)  # shared wins count fractionally
     assert low + high == pytest.approx(1.0)
 
 
@@ -83,7 +84,7 @@ def test_wilson_interval_holds_the_observed_rate(wins, games):
 
 def test_ratings_match_openskill_and_reward_the_winner():
     [[a], [b]] = PlackettLuce().rate([[PlackettLuce().rating()], [PlackettLuce().rating()]], ranks=[1, 2])
-    winner, loser = ratings(2, [([1, 0], [1, 2])])[::-1]        # entrant 1 in seat 0 wins
+    winner, loser = ratings(2, [([1, 0], [1, 2])])[::-1]  # entrant 1 in seat 0 wins
     assert winner["mu"] > 25 > loser["mu"]
     assert (winner["mu"], winner["sigma"], loser["mu"]) == pytest.approx((a.mu, a.sigma, b.mu))
     assert winner["ordinal"] == pytest.approx(a.ordinal())
@@ -111,7 +112,7 @@ def test_ending_counts_wins_ranks_and_objectives():
     assert end["ending"] == "victory card" and len(end["winners"]) == 1
     w = end["winners"][0]
     assert end["wins"][w] == 1 and sum(end["wins"]) == 1 and end["ranks"][w] == 1
-    losers = [p for p in range(3) if p != w]                    # after the winner, by score
+    losers = [p for p in range(3) if p != w]  # after the winner, by score
     for p in losers:
         assert end["ranks"][p] == 2 + sum(end["scores"][q] > end["scores"][p] for q in losers)
     met = game.objectives()[w]
@@ -120,12 +121,12 @@ def test_ending_counts_wins_ranks_and_objectives():
 
 # ----------------------------------------------------------------- scheduling and fairness
 def test_every_deal_is_played_in_every_rotation():
-    jobs = list(t.schedule(3, 7, seed=5))               # rounded up to whole deals
+    jobs = list(t.schedule(3, 7, seed=5))  # rounded up to whole deals
     assert len(jobs) == 9 and [j.index for j in jobs] == list(range(9))
     for deal in range(3):
         block = [j for j in jobs if j.deal == deal]
         assert len({j.seed for j in block}) == 1
-        for entrant in range(3):                        # each entrant in each seat once per deal
+        for entrant in range(3):  # each entrant in each seat once per deal
             assert sorted(j.seating.index(entrant) for j in block) == [0, 1, 2]
     assert len({j.seed for j in jobs}) == 3
     assert list(t.schedule(3, 7, seed=5)) == jobs and next(t.schedule(3, 7, seed=6)).seed != jobs[0].seed
@@ -162,8 +163,11 @@ def test_seats_are_shared_equally_and_identical_agents_score_identically():
     # same deal and same seat seeds in every rotation: identical agents meet identical luck
     first = summary["entrants"][0]
     for other in summary["entrants"][1:]:
-        assert (other["wins"], other["mean_score"], other["mean_rank"]) == \
-            (first["wins"], first["mean_score"], first["mean_rank"])
+        assert (other["wins"], other["mean_score"], other["mean_rank"]) == (
+            first["wins"],
+            first["mean_score"],
+            first["mean_rank"],
+        )
 
 
 def test_results_depend_on_the_seed_alone_not_on_the_worker_count():
@@ -206,11 +210,10 @@ def test_records_replay_to_the_same_final_state(card):
     results, _ = tournament(["first", "random", "random"], settings=settings, on_record=kept.append)
     assert len(kept) == len(results) and all("record" not in result for result in results)
     for result, record in zip(results, kept):
-        record = json.loads(json.dumps(record))                     # as read back from a file
+        record = json.loads(json.dumps(record))  # as read back from a file
         assert record["game"] == result["game"]
         assert record["config"]["victory_card_drawn"] == (card is None)
-        for game, step, _ in records.replay(record):
-            pass
+        game, step, _ = list(records.replay(record))[-1]
         assert step == len(record["actions"]) == result["decisions"]
         assert records.matches(game, record)
         assert game.scores().tolist() == result["scores"] and game.winners() == result["winners"]
@@ -219,8 +222,26 @@ def test_records_replay_to_the_same_final_state(card):
 # ----------------------------------------------------------------- the commands
 def test_tournament_command_writes_every_output(tmp_path):
     out, saved = tmp_path / "out", tmp_path / "games.jsonl"
-    result = CliRunner().invoke(main, ["tournament", "first", "random", "--games", "4", "--round-limit", "3",
-                                       "--workers", "1", "--seed", "2", "--out", str(out), "--records", str(saved)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "first",
+            "random",
+            "--games",
+            "4",
+            "--round-limit",
+            "3",
+            "--workers",
+            "1",
+            "--seed",
+            "2",
+            "--out",
+            str(out),
+            "--records",
+            str(saved),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "#0 first" in result.output and "win rate [95% CI]" in result.output
     assert "4 games (2 deals x 2 seatings), seed 2" in result.output
@@ -236,23 +257,26 @@ def test_tournament_command_writes_every_output(tmp_path):
     assert "The replay ends as recorded" in replay.output and "Game over" in replay.output
 
 
-@pytest.mark.parametrize("args, message", [
-    (["random"], "2 to 5"),
-    (["random"] * 6, "2 to 5"),
-    (["random", "nobody"], "unknown agent 'nobody'"),
-    (["random", "random:speed=2"], "bad options for agent 'random'"),
-    (["random", "random", "--victory-card", "quinque-viri"], "not for 2 players"),
-    (["random", "illegal", "--games", "2", "--round-limit", "2", "--workers", "1"], "agent '#1 illegal'"),
-    (["random", "random", "--games", "1000000000"], "1<=x<=100000"),
-    (["random", "random", "--workers", "100000"], "1<=x<=64"),
-    (["random", "random", "--seed", str(2**32)], "0<=x<=4294967295"),
-    (["random", "random", "--round-limit", str(2**63)], "1<=x<=10000"),
-    (["random", "ismcts:seconds=nan"], "ismcts: seconds must be a number from 0 to 3,600, got nan"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["random"], "2 to 5"),
+        (["random"] * 6, "2 to 5"),
+        (["random", "nobody"], "unknown agent 'nobody'"),
+        (["random", "random:speed=2"], "bad options for agent 'random'"),
+        (["random", "random", "--victory-card", "quinque-viri"], "not for 2 players"),
+        (["random", "illegal", "--games", "2", "--round-limit", "2", "--workers", "1"], "agent '#1 illegal'"),
+        (["random", "random", "--games", "1000000000"], "1<=x<=100000"),
+        (["random", "random", "--workers", "100000"], "1<=x<=64"),
+        (["random", "random", "--seed", str(2**32)], "0<=x<=4294967295"),
+        (["random", "random", "--round-limit", str(2**63)], "1<=x<=10000"),
+        (["random", "ismcts:seconds=nan"], "ismcts: seconds must be a number from 0 to 3,600, got nan"),
+    ],
+)
 def test_tournament_command_rejects_bad_input(args, message):
     result = CliRunner().invoke(main, ["tournament", *args])
     assert result.exit_code != 0 and message in result.output
-    assert isinstance(result.exception, SystemExit)                 # a message, not a traceback
+    assert isinstance(result.exception, SystemExit)  # a message, not a traceback
 
 
 def test_replay_waits_for_enter_and_stops_on_q(tmp_path):
@@ -273,19 +297,26 @@ def test_replay_detects_a_record_that_does_not_end_as_stored(tmp_path):
     assert result.exit_code == 1 and "does NOT end as recorded" in result.output
 
 
-@pytest.mark.parametrize("content, message", [
-    ("not json\n", "line 1: not JSON"),
-    ("[" * 100_000 + "]" * 100_000 + "\n", "line 1: nested more than 32 levels deep"),
-    (b'{"format": "tribune-record\xff"}\n', "line 1 is not UTF-8 text (byte 0xff at offset 26)"),
-    ("1" * 5000 + "\n", "line 1: not JSON (Exceeds the limit (4300 digits)"),
-    ('{"format": "something else"}\n', "not a 'tribune-record' record"),
-    ('{"format": "tribune-record", "version": 9}\n', "record version 9"),
-    ('{"format": "tribune-record", "version": 1, "config": {}, "agents": [], "actions": 3, "outcome": {}}\n',
-     "'actions' is missing or not a list"),
-    ('{"format": "tribune-record", "version": 1, "config": {}, "agents": [], "actions": [], "outcome": {}}\n',
-     "record config is missing"),
-    ("\n", "holds 0 game record(s)"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("not json\n", "line 1: not JSON"),
+        ("[" * 100_000 + "]" * 100_000 + "\n", "line 1: nested more than 32 levels deep"),
+        (b'{"format": "tribune-record\xff"}\n', "line 1 is not UTF-8 text (byte 0xff at offset 26)"),
+        ("1" * 5000 + "\n", "line 1: not JSON (Exceeds the limit (4300 digits)"),
+        ('{"format": "something else"}\n', "not a 'tribune-record' record"),
+        ('{"format": "tribune-record", "version": 9}\n', "record version 9"),
+        (
+            '{"format": "tribune-record", "version": 1, "config": {}, "agents": [], "actions": 3, "outcome": {}}\n',
+            "'actions' is missing or not a list",
+        ),
+        (
+            '{"format": "tribune-record", "version": 1, "config": {}, "agents": [], "actions": [], "outcome": {}}\n',
+            "record config is missing",
+        ),
+        ("\n", "holds 0 game record(s)"),
+    ],
+)
 def test_replay_reports_bad_files_clearly(tmp_path, content, message):
     saved = tmp_path / "bad.jsonl"
     saved.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -303,13 +334,16 @@ def test_replay_reports_an_unplayable_action(tmp_path):
     assert result.exit_code == 1 and "step 6 of the record cannot be played" in result.output
 
 
-@pytest.mark.parametrize("key, value, message", [
-    ("seed", -1, "seed must be an int from 0 to 4294967295, got -1"),
-    ("seed", 2**64, "seed must be an int from 0 to 4294967295"),
-    ("round_limit", 2**63, "round_limit must be an int from 1 to 10000, got 9223372036854775808"),
-    ("round_limit", "50", "round_limit must be an int from 1 to 10000, got '50'"),
-    ("point_variant", "no", "point_variant must be bool, got 'no'"),
-])
+@pytest.mark.parametrize(
+    "key, value, message",
+    [
+        ("seed", -1, "seed must be an int from 0 to 4294967295, got -1"),
+        ("seed", 2**64, "seed must be an int from 0 to 4294967295"),
+        ("round_limit", 2**63, "round_limit must be an int from 1 to 10000, got 9223372036854775808"),
+        ("round_limit", "50", "round_limit must be an int from 1 to 10000, got '50'"),
+        ("point_variant", "no", "point_variant must be bool, got 'no'"),
+    ],
+)
 def test_replay_refuses_a_record_config_out_of_range(tmp_path, key, value, message):
     record = recorded(["random", "random", "random"])[0]
     record["config"][key] = value
@@ -332,6 +366,10 @@ def test_each_record_is_handed_on_as_its_game_ends(monkeypatch):
     """Records are written as the games end, not held until the tournament's end."""
     events, play_job = [], t.play_job
     monkeypatch.setattr(t, "play_job", lambda job, **kw: events.append("play") or play_job(job, **kw))
-    tournament(["random", "random"], games=2, settings={**SHORT, "num_players": 2},
-               on_record=lambda record: events.append("record"))
+    tournament(
+        ["random", "random"],
+        games=2,
+        settings={**SHORT, "num_players": 2},
+        on_record=lambda record: events.append("record"),
+    )
     assert events == ["play", "record", "play", "record"]

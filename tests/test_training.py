@@ -1,21 +1,22 @@
 """Self-play training: a tiny run end to end, resume, evaluation, configuration, reward attribution."""
+
 import csv
 import json
-import tomllib
 
 import numpy as np
 import pytest
+import tomllib
 from click.testing import CliRunner
 
 pytest.importorskip("sb3_contrib")
 
 from agents import make_agent  # noqa: E402
-from tribune_env import ConfigError, Game, PlayerView  # noqa: E402
-from tribune_env.envs import OpponentPool, VectorEnv  # noqa: E402
 from training.cli import main  # noqa: E402
-from tribune_env.player import random_legal  # noqa: E402
 from training.learning import config as configs  # noqa: E402
 from training.learning.imitation import demonstrations, imitate  # noqa: E402
+from tribune_env import ConfigError, Game, PlayerView  # noqa: E402
+from tribune_env.envs import OpponentPool, VectorEnv  # noqa: E402
+from tribune_env.player import random_legal  # noqa: E402
 
 TINY = """
 players = 2
@@ -45,8 +46,9 @@ def run(tmp_path_factory):
     root = tmp_path_factory.mktemp("training")
     (root / "tiny.toml").write_text(TINY)
     out = root / "run"
-    result = CliRunner().invoke(main, ["train", "--config", str(root / "tiny.toml"), "--out", str(out),
-                                       "--steps", "512"])
+    result = CliRunner().invoke(
+        main, ["train", "--config", str(root / "tiny.toml"), "--out", str(out), "--steps", "512"]
+    )
     assert result.exit_code == 0, result.output
     return out, result.output
 
@@ -59,7 +61,11 @@ def test_a_tiny_run_trains_checkpoints_evaluates_and_reports(run):
     assert configs.read(out / "config.toml") == configs.from_dict(tomllib.loads(TINY)).replace(steps=512)
     evaluations = rows(out / "evaluations.csv")
     assert [(r["steps"], r["opponent"]) for r in evaluations] == [
-        ("256", "random"), ("256", "heuristic"), ("512", "random"), ("512", "heuristic")]
+        ("256", "random"),
+        ("256", "heuristic"),
+        ("512", "random"),
+        ("512", "heuristic"),
+    ]
     assert all(int(r["games"]) == 2 for r in evaluations)
     assert [int(r["steps"]) for r in rows(out / "training.csv")] == [128, 256, 384, 512]
     assert len(rows(out / "imitation.csv")) == 1
@@ -72,6 +78,7 @@ def test_a_tiny_run_trains_checkpoints_evaluates_and_reports(run):
 def test_scheduled_events_come_after_the_update_so_a_step_labels_the_model_trained_on_it(run):
     """The snapshot and evaluation at step 512 fall after the last rollout's update, as the final model."""
     from sb3_contrib import MaskablePPO
+
     out, _ = run
     final = MaskablePPO.load(out / "model.zip").policy.state_dict()
     snapshot = MaskablePPO.load(out / "snapshots" / "step_512.zip").policy.state_dict()
@@ -86,39 +93,56 @@ def test_the_trained_model_plays_as_an_agent_and_in_a_tournament(run):
     while not game.is_over:
         seat = game.current_player
         game.step(agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat)))
-    result = CliRunner().invoke(main, ["tournament", f"model:{out / 'model.zip'}", "random", "--games", "2",
-                                       "--workers", "1"])
+    result = CliRunner().invoke(
+        main, ["tournament", f"model:{out / 'model.zip'}", "random", "--games", "2", "--workers", "1"]
+    )
     assert result.exit_code == 0, result.output
 
 
 def test_a_model_agent_travels_to_a_worker_process_as_its_file(run):
     import pickle
+
     out, _ = run
     agent = make_agent(f"model:{out / 'model.zip'}", seed=5)
     copy = pickle.loads(pickle.dumps(agent))
     game = Game(2, seed=1, log=False)
     obs, mask = game.observe(game.current_player)[None], game.legal_mask()[None]
     assert np.array_equal(copy.probabilities(obs, mask), agent.probabilities(obs, mask))
-    assert copy.rng.random() == agent.rng.random()                  # its generator travels too
+    assert copy.rng.random() == agent.rng.random()  # its generator travels too
     from agents.model import ModelAgent
+
     with pytest.raises(TypeError, match="give it a path"):
         pickle.dumps(ModelAgent(model=agent.model))
 
 
 def test_a_run_on_two_processes_trains_against_its_snapshots(run, tmp_path):
     """workers = 2 splits the learner's games over two processes; snapshots reach both."""
-    (tmp_path / "two.toml").write_text(TINY.replace("workers = 1", "workers = 2").replace("imitation_games = 2",
-                                                                                          "imitation_games = 0"))
-    result = CliRunner().invoke(main, ["train", "--config", str(tmp_path / "two.toml"), "--out",
-                                       str(tmp_path / "run"), "--steps", "768", "--baselines", "random=0.001"])
+    (tmp_path / "two.toml").write_text(
+        TINY.replace("workers = 1", "workers = 2").replace("imitation_games = 2", "imitation_games = 0")
+    )
+    result = CliRunner().invoke(
+        main,
+        [
+            "train",
+            "--config",
+            str(tmp_path / "two.toml"),
+            "--out",
+            str(tmp_path / "run"),
+            "--steps",
+            "768",
+            "--baselines",
+            "random=0.001",
+        ],
+    )
     assert result.exit_code == 0, result.output
     state = json.loads((tmp_path / "run" / "state.json").read_text())
     assert state["steps"] == 768 and len(state["snapshots"]) == 3
     assert [int(r["steps"]) for r in rows(tmp_path / "run" / "training.csv")] == [128 * k for k in range(1, 7)]
-    from training.learning.shards import ShardedVectorEnv
     from training.learning.selfplay import Trainer
+    from training.learning.shards import ShardedVectorEnv
+
     env = Trainer(configs.read(tmp_path / "two.toml"), tmp_path / "probe")._env(seed=0)
-    try:                                                   # the run's games were on two processes
+    try:  # the run's games were on two processes
         assert isinstance(env, ShardedVectorEnv) and len(env._workers) == 2 and env.num_envs == 4
     finally:
         env.close()
@@ -129,10 +153,23 @@ def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
     model names its advisor, so an agent made from the file gives its network the same advice."""
     from agents.heuristic import HeuristicAgent
     from tribune_env.envs.advice import advise
+
     (tmp_path / "advised.toml").write_text(TINY + 'advisor = "heuristic"\n')
     out = tmp_path / "run"
-    result = CliRunner().invoke(main, ["train", "--config", str(tmp_path / "advised.toml"), "--out", str(out),
-                                       "--steps", "384", "--baselines", "random=0.001"])   # the snapshot plays
+    result = CliRunner().invoke(
+        main,
+        [
+            "train",
+            "--config",
+            str(tmp_path / "advised.toml"),
+            "--out",
+            str(out),
+            "--steps",
+            "384",
+            "--baselines",
+            "random=0.001",
+        ],
+    )  # the snapshot plays
     assert result.exit_code == 0, result.output
     agent = make_agent(f"model:{out / 'model.zip'}", seed=3)
     assert agent.model.advisor == "heuristic" and isinstance(agent.advisor, HeuristicAgent)
@@ -142,8 +179,9 @@ def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
     obs, mask, view = game.observe(game.current_player)[None], game.legal_mask()[None], PlayerView(game, 0)
     advised = advise(HeuristicAgent(seed=3), obs, mask.astype(bool), [view])
     from agents.model import ModelAgent
+
     plain = ModelAgent(model=agent.model)
-    plain.advisor = None                                          # the same network, fed by hand
+    plain.advisor = None  # the same network, fed by hand
     assert np.allclose(agent.probabilities(obs, mask, [view]), plain.probabilities(advised, mask))
     with pytest.raises(ConfigError, match="trained with 'heuristic' advice: it needs each seat's view"):
         agent.act_batch(obs, mask)
@@ -152,7 +190,7 @@ def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
         action = agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat))
         assert game.legal_mask()[action]
         game.step(action)
-    env = VectorEnv(num_envs=2, num_players=2, seed=0, opponents=agent)      # as an opponent: asked with views
+    env = VectorEnv(num_envs=2, num_players=2, seed=0, opponents=agent)  # as an opponent: asked with views
     env.reset()
     for _ in range(40):
         env.step(random_legal(env.action_masks(), np.random.default_rng(0)))
@@ -162,12 +200,14 @@ def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
 
 def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path):
     import shutil
+
     out = tmp_path / "run"
     shutil.copytree(run[0], out)
-    with open(out / "training.csv", "a") as log:          # a rollout past the checkpoint, lost in a crash
+    with open(out / "training.csv", "a") as log:  # a rollout past the checkpoint, lost in a crash
         log.write("640,1,0.0,-1.0,100.0\n")
-    result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "768",
-                                       "--learning-rate", "0.0002"])
+    result = CliRunner().invoke(
+        main, ["train", "--out", str(out), "--resume", "--steps", "768", "--learning-rate", "0.0002"]
+    )
     assert result.exit_code == 0, result.output
     state = json.loads((out / "state.json").read_text())
     assert state["steps"] == 768 and state["segments"] == 1
@@ -175,8 +215,9 @@ def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path)
     assert [int(r["steps"]) for r in rows(out / "training.csv")] == [128, 256, 384, 512, 640, 768]
     assert (out / "progress-resumed-1.csv").exists()
     from sb3_contrib import MaskablePPO
+
     resumed = MaskablePPO.load(out / "checkpoint.zip")
-    assert resumed.num_timesteps == 768 and resumed.learning_rate == 0.0002     # flags apply on resume
+    assert resumed.num_timesteps == 768 and resumed.learning_rate == 0.0002  # flags apply on resume
     assert configs.read(out / "config.toml").steps == 768
 
 
@@ -186,6 +227,7 @@ def test_a_resumed_run_loads_no_snapshot_outside_its_directory(run, tmp_path, sn
     import shutil
 
     from training.learning.selfplay import Trainer
+
     out = tmp_path / "run"
     shutil.copytree(run[0], out)
     (out / "snapshots" / "link.zip").symlink_to(out / ".." / "elsewhere.zip")
@@ -196,16 +238,23 @@ def test_a_resumed_run_loads_no_snapshot_outside_its_directory(run, tmp_path, sn
         Trainer(configs.read(out / "config.toml"), out, resume=True)
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("[" * 100_000, "nested more than 32 levels deep"),
-    ('{"steps": -1, "segments": 0, "seconds": 1.0, "snapshots": [], "best": null}', "steps is missing or malformed"),
-    ('{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [3], "best": null}', "snapshots is missing"),
-    ('{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [], "best": {"steps": 1}}', "best is missing"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("[" * 100_000, "nested more than 32 levels deep"),
+        (
+            '{"steps": -1, "segments": 0, "seconds": 1.0, "snapshots": [], "best": null}',
+            "steps is missing or malformed",
+        ),
+        ('{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [3], "best": null}', "snapshots is missing"),
+        ('{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [], "best": {"steps": 1}}', "best is missing"),
+    ],
+)
 def test_a_bad_run_state_is_refused_naming_the_problem(run, tmp_path, text, problem):
     import shutil
 
     from training.learning.selfplay import Trainer
+
     out = tmp_path / "run"
     shutil.copytree(run[0], out)
     (out / "state.json").write_text(text)
@@ -215,8 +264,21 @@ def test_a_bad_run_state_is_refused_naming_the_problem(run, tmp_path, text, prob
 
 def test_evaluate_reports_win_rates_with_intervals(run, tmp_path):
     out, _ = run
-    result = CliRunner().invoke(main, ["evaluate", str(out / "model.zip"), "--opponents", "random,heuristic",
-                                       "--games", "4", "--workers", "1", "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "evaluate",
+            str(out / "model.zip"),
+            "--opponents",
+            "random,heuristic",
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     saved = json.loads((tmp_path / "evaluation.json").read_text())
     assert [r["opponent"] for r in saved["rows"]] == ["random", "heuristic"]
@@ -227,8 +289,19 @@ def test_evaluate_reports_win_rates_with_intervals(run, tmp_path):
 
 def test_evaluate_takes_opponents_with_several_options(run):
     out, _ = run
-    result = CliRunner().invoke(main, ["evaluate", str(out / "model.zip"), "--opponents",
-                                       "ismcts:iterations=4,seconds=0", "--games", "2", "--workers", "1"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "evaluate",
+            str(out / "model.zip"),
+            "--opponents",
+            "ismcts:iterations=4,seconds=0",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "ismcts:iterations=4,seconds=0" in result.output
 
@@ -251,39 +324,44 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
     assert {path: path.read_bytes() for path in out.iterdir() if path.is_file()} == files
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("players = 6", "players must be 2 to 5"),
-    ("stepz = 10", "unknown setting(s) stepz"),
-    ("steps = '10'", "steps must be int"),
-    ("reward = 'points'", "reward must be one of"),
-    ("baselines = 'heuristic=0'", "needs a spec and a positive finite weight"),
-    ("baselines = 'heuristic'", "is not spec=weight"),
-    ("net_arch = '64,x'", "net_arch '64,x'"),
-    ("baselines = 'heurstic=1'", "unknown agent 'heurstic'"),
-    ("eval_opponents = 'random,ismcts:depth'", "not key=value"),
-    ("advisor = 'heuristik'", "unknown agent 'heuristik'"),
-    ("players = ", "not valid TOML"),
-    ("a = " + "[" * 100_000 + "]" * 100_000, "nested more than 32 levels deep"),
-    ('net_arch = "[[[["  # [[[[\nplayers = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
-     "nested more than 32 levels deep"),
-    (b"seed = 1  # \xff", "is not UTF-8 text (byte 0xff at offset 12)"),
-    ("seed = -1", "seed must be 0 to 4,294,967,295, got -1"),
-    (f"eval_every = {2**63}", "eval_every must be 0 to 10,000,000,000, got 9223372036854775808"),
-    (f"checkpoint_every = {2**63}", "checkpoint_every must be 1 to 10,000,000,000"),
-    (f"learning_rate = {10**400}", "learning_rate is out of range"),
-    ("learning_rate = nan", "learning_rate must be above 0 up to 1, got nan"),
-    ("learning_rate = inf", "learning_rate must be above 0 up to 1, got inf"),
-    ("snapshot_weight = inf", "snapshot_weight must be above 0 up to 1,000,000, got inf"),
-    ("gamma = nan", "gamma must be 0 to 1, got nan"),
-    ("num_envs = 100000000", "num_envs must be 1 to 1,024"),
-    ("workers = 100000", "workers must be 0 to 64"),
-    ("imitation_games = 1000000", "imitation_games must be 0 to 10,000"),
-    ("eval_games = 1000000000", "eval_games must be 1 to 100,000"),
-    ("num_envs = 1024\nn_steps = 1024", "n_steps x num_envs must be at most 65,536"),
-    ("net_arch = '100000'", "net_arch '100000' must have 1 to 4 layers of at most 512"),
-    ("net_arch = '8,8,8,8,8'", "must have 1 to 4 layers"),
-    ("baselines = 'heuristic=inf'", "needs a spec and a positive finite weight"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("players = 6", "players must be 2 to 5"),
+        ("stepz = 10", "unknown setting(s) stepz"),
+        ("steps = '10'", "steps must be int"),
+        ("reward = 'points'", "reward must be one of"),
+        ("baselines = 'heuristic=0'", "needs a spec and a positive finite weight"),
+        ("baselines = 'heuristic'", "is not spec=weight"),
+        ("net_arch = '64,x'", "net_arch '64,x'"),
+        ("baselines = 'heurstic=1'", "unknown agent 'heurstic'"),
+        ("eval_opponents = 'random,ismcts:depth'", "not key=value"),
+        ("advisor = 'heuristik'", "unknown agent 'heuristik'"),
+        ("players = ", "not valid TOML"),
+        ("a = " + "[" * 100_000 + "]" * 100_000, "nested more than 32 levels deep"),
+        (
+            'net_arch = "[[[["  # [[[[\nplayers = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+            "nested more than 32 levels deep",
+        ),
+        (b"seed = 1  # \xff", "is not UTF-8 text (byte 0xff at offset 12)"),
+        ("seed = -1", "seed must be 0 to 4,294,967,295, got -1"),
+        (f"eval_every = {2**63}", "eval_every must be 0 to 10,000,000,000, got 9223372036854775808"),
+        (f"checkpoint_every = {2**63}", "checkpoint_every must be 1 to 10,000,000,000"),
+        (f"learning_rate = {10**400}", "learning_rate is out of range"),
+        ("learning_rate = nan", "learning_rate must be above 0 up to 1, got nan"),
+        ("learning_rate = inf", "learning_rate must be above 0 up to 1, got inf"),
+        ("snapshot_weight = inf", "snapshot_weight must be above 0 up to 1,000,000, got inf"),
+        ("gamma = nan", "gamma must be 0 to 1, got nan"),
+        ("num_envs = 100000000", "num_envs must be 1 to 1,024"),
+        ("workers = 100000", "workers must be 0 to 64"),
+        ("imitation_games = 1000000", "imitation_games must be 0 to 10,000"),
+        ("eval_games = 1000000000", "eval_games must be 1 to 100,000"),
+        ("num_envs = 1024\nn_steps = 1024", "n_steps x num_envs must be at most 65,536"),
+        ("net_arch = '100000'", "net_arch '100000' must have 1 to 4 layers of at most 512"),
+        ("net_arch = '8,8,8,8,8'", "must have 1 to 4 layers"),
+        ("baselines = 'heuristic=inf'", "needs a spec and a positive finite weight"),
+    ],
+)
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):
     path = tmp_path / "bad.toml"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
@@ -303,8 +381,12 @@ def test_a_bad_flag_value_is_a_usage_error(tmp_path):
 
 
 def test_config_files_round_trip(tmp_path):
-    config = configs.TrainConfig(players=3, learning_rate=1e-5, baselines="random=0.5,ismcts:iterations=8=1",
-                                 eval_opponents='model:C:\\runs\\"a".zip')
+    config = configs.TrainConfig(
+        players=3,
+        learning_rate=1e-5,
+        baselines="random=0.5,ismcts:iterations=8=1",
+        eval_opponents='model:C:\\runs\\"a".zip',
+    )
     configs.write(config, tmp_path / "c.toml")
     assert configs.read(tmp_path / "c.toml") == config
     assert config.pool() == [("random", 0.5), ("ismcts:iterations=8", 1.0)]
@@ -317,8 +399,13 @@ def test_evaluation_opponents_keep_their_options():
 
 def test_the_learner_receives_its_own_final_reward_losses_included():
     """Every finished game pays the learner +1 if it won and -1 if it lost (2 players, 'win')."""
-    env = VectorEnv(num_envs=6, num_players=2, opponents=OpponentPool(["random", make_agent("heuristic", seed=0)]),
-                    reward="win", seed=5)
+    env = VectorEnv(
+        num_envs=6,
+        num_players=2,
+        opponents=OpponentPool(["random", make_agent("heuristic", seed=0)]),
+        reward="win",
+        seed=5,
+    )
     env.reset()
     rng = np.random.default_rng(0)
     paid = []
@@ -334,17 +421,19 @@ def test_the_learner_receives_its_own_final_reward_losses_included():
             won = info["learner_seat"] in info["winners"]
             assert reward == (1.0 if won else -1.0)
             paid.append(reward)
-    assert min(paid) == -1.0 and max(paid) == 1.0          # losses and wins both reached the learner
+    assert min(paid) == -1.0 and max(paid) == 1.0  # losses and wins both reached the learner
 
 
 def test_imitation_fits_the_heuristic_choices():
     """After imitation the network picks the heuristic's choice far more often than chance."""
     from sb3_contrib import MaskablePPO
+
     data = demonstrations(12, players=2, reward="win", seed=1)
     assert set(np.unique(data.returns)) == {-1.0, 1.0}
     assert all(m[a] for m, a in zip(data.masks, data.actions))
-    model = MaskablePPO("MlpPolicy", VectorEnv(num_envs=1, num_players=2, seed=0), seed=0,
-                        policy_kwargs={"net_arch": [64]})
+    model = MaskablePPO(
+        "MlpPolicy", VectorEnv(num_envs=1, num_players=2, seed=0), seed=0, policy_kwargs={"net_arch": [64]}
+    )
     history = imitate(model.policy, data, epochs=8, batch_size=64, learning_rate=3e-3, seed=0)
     chance = float(np.mean(1.0 / data.masks.sum(axis=1)))
     assert history[-1]["accuracy"] > 1.5 * chance
@@ -360,6 +449,7 @@ def test_the_readme_commands_are_the_main_job_and_ci():
     """The first README command trains from a valid config; the second is what .ci/run runs."""
     import re
     from pathlib import Path
+
     root = Path(__file__).resolve().parent.parent
     readme = (root / "README.md").read_text()
     first, second = re.findall(r"```bash\n(python3 -m venv .*?)\n```", readme)[:2]

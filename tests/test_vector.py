@@ -1,12 +1,13 @@
 """VectorGames (N games as arrays) and VectorEnv (the SB3 VecEnv of learner seats)."""
+
 import numpy as np
 import pytest
 
 from tribune_env import ConfigError, Game, IllegalActionError
 from tribune_env.envs import VectorGames
-from tribune_env.player import random_legal
 from tribune_env.envs.rewards import final_rewards
 from tribune_env.envs.vector import VectorEnv
+from tribune_env.player import random_legal
 
 
 def test_every_game_is_seen_by_its_acting_player():
@@ -26,7 +27,7 @@ def test_a_game_in_the_batch_plays_exactly_like_a_lone_game():
     rng = np.random.default_rng(2)
     for _ in range(150):
         actions = random_legal(v.masks, rng)
-        actions[1] = -1                                  # game 1 sits this step out
+        actions[1] = -1  # game 1 sits this step out
         v.step(actions)
         for i, game in enumerate(lone):
             if actions[i] >= 0 and i not in v.finished:
@@ -44,6 +45,7 @@ def test_same_seed_same_batch():
         for _ in range(100):
             v.step(random_legal(v.masks, rng))
         return v._buffers.copy()
+
     assert np.array_equal(run(), run())
 
 
@@ -81,10 +83,15 @@ def test_an_illegal_action_raises_naming_the_game_and_changes_nothing():
     assert np.array_equal(before, v._buffers)
 
 
-@pytest.mark.parametrize("config, message", [
-    ({"num_envs": 0}, "num_envs"), ({"num_envs": 2, "num_players": 1}, "num_players"),
-    ({"num_envs": 2, "reward": "gold"}, "reward scheme"), ({"num_envs": 2, "log": True}, "log"),
-])
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"num_envs": 0}, "num_envs"),
+        ({"num_envs": 2, "num_players": 1}, "num_players"),
+        ({"num_envs": 2, "reward": "gold"}, "reward scheme"),
+        ({"num_envs": 2, "log": True}, "log"),
+    ],
+)
 def test_bad_configuration(config, message):
     with pytest.raises(ConfigError, match=message):
         VectorGames(**config)
@@ -94,6 +101,7 @@ def test_bad_configuration(config, message):
 def test_vector_env_is_an_sb3_vec_env_with_masks():
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
     from stable_baselines3.common.vec_env import VecEnv
+
     env = VectorEnv(5, num_players=3, seed=0)
     assert isinstance(env, VecEnv) and is_masking_supported(env)
     obs = env.reset()
@@ -169,20 +177,23 @@ def test_batched_and_single_decision_opponents():
 def test_vec_monitor_and_maskable_ppo_train_on_it():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
+
     env = VecMonitor(VectorEnv(4, num_players=2, seed=0))
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0)
-    model.learn(512)                               # an illegal action would raise
+    model.learn(512)  # an illegal action would raise
     assert model.num_timesteps >= 512
 
 
 def test_vector_env_draws_pool_opponents_per_game():
     from tribune_env.envs import OpponentPool
+
     seen = {"first": 0, "second": 0}
 
     def counted(name):
         def act(observation, action_mask):
             seen[name] += 1
             return int(np.flatnonzero(action_mask)[0])
+
         return act
 
     env = VectorEnv(6, num_players=3, opponents=OpponentPool([counted("first"), counted("second")]), seed=1)
@@ -197,13 +208,14 @@ def test_vector_env_draws_pool_opponents_per_game():
 def test_opponents_can_be_replaced_between_steps_but_not_by_fewer():
     from tribune_env import ConfigError
     from tribune_env.envs import OpponentPool
+
     env = VectorEnv(4, num_players=3, opponents=OpponentPool(["random", "random"]), seed=2)
     env.reset()
     rng = np.random.default_rng(0)
-    env.set_opponents(OpponentPool(["random", "random", "random"]))    # as large or larger: fine
+    env.set_opponents(OpponentPool(["random", "random", "random"]))  # as large or larger: fine
     for _ in range(10):
         env.step(random_legal(env.games.masks, rng))
-    assert env._who.max() >= 1                          # some game seats a second member
+    assert env._who.max() >= 1  # some game seats a second member
     with pytest.raises(ConfigError, match="opponent members"):
         env.set_opponents(OpponentPool(["random"]))
     env.add_opponent("random")
@@ -231,15 +243,15 @@ def test_an_advisor_appends_its_move_for_the_learner_to_each_observation():
     finished = 0
     for _ in range(300):
         masks = advised.action_masks()
-        assert np.array_equal(obs[:, :size], base)                    # the table as it was
+        assert np.array_equal(obs[:, :size], base)  # the table as it was
         assert np.array_equal(obs[:, size:], np.eye(masks.shape[1])[[np.flatnonzero(m)[-1] for m in masks]])
-        assert advisor.seats[-3:] == list(advised._learner)            # asked from the learner's seat
+        assert advisor.seats[-3:] == list(advised._learner)  # asked from the learner's seat
         actions = random_legal(masks, np.random.default_rng(len(advisor.seats)))
         obs, _, dones, infos = advised.step(actions)
         base, _, _, plain_infos = plain.step(actions)
         for i in np.flatnonzero(dones):
             last = infos[i]["terminal_observation"]
             assert np.array_equal(last[:size], plain_infos[i]["terminal_observation"])
-            assert not last[size:].any()                               # a finished game has no advice
+            assert not last[size:].any()  # a finished game has no advice
             finished += 1
     assert finished > 0

@@ -3,6 +3,7 @@
 Sizes derive from :class:`~tribune_env.data.GameData` and never from the player count.
 A card is named by (faction, value) -- copies are interchangeable (clarifications §2).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,8 +25,9 @@ BENEFIT_OPTIONS = (
     ("Senators", "draw two cards"),
 )
 # Index in BENEFIT_OPTIONS of each faction's first option, -1 for a faction without a choice (compiled code).
-CHOICE_OFFSET = np.array([next((i for i, (f, _) in enumerate(BENEFIT_OPTIONS) if f == faction), -1)
-                          for faction in FACTIONS])
+CHOICE_OFFSET = np.array(
+    [next((i for i, (f, _) in enumerate(BENEFIT_OPTIONS) if f == faction), -1) for faction in FACTIONS]
+)
 
 
 def card_name(code: int) -> str:
@@ -40,15 +42,19 @@ class Board:
     """Follower spaces and card slots of the eight regions, laid out from the data."""
 
     def __init__(self, data: GameData):
-        regions = (("Thermae", data.thermae_cards, True), ("Forum Romanum", data.forum_cards, True),
-                   ("Latrine", 1, True), ("Curia", data.curia_stacks, True),
-                   ("Atrium Auctionorum", data.atrium_spaces, False),
-                   ("Catacombs", len(data.catacomb_prices), True),
-                   ("Pantheon", data.pantheon_spaces, False),
-                   ("Field of Mars", data.field_of_mars_spaces, False))
+        regions = (
+            ("Thermae", data.thermae_cards, True),
+            ("Forum Romanum", data.forum_cards, True),
+            ("Latrine", 1, True),
+            ("Curia", data.curia_stacks, True),
+            ("Atrium Auctionorum", data.atrium_spaces, False),
+            ("Catacombs", len(data.catacomb_prices), True),
+            ("Pantheon", data.pantheon_spaces, False),
+            ("Field of Mars", data.field_of_mars_spaces, False),
+        )
         self.region_names = tuple(r[0] for r in regions)
-        self.spaces = {}          # region name -> range of follower-space indices
-        self.place_targets = []   # per placement action: (region name, space index or None)
+        self.spaces = {}  # region name -> range of follower-space indices
+        self.place_targets = []  # per placement action: (region name, space index or None)
         start = 0
         for name, count, distinct in regions:
             self.spaces[name] = range(start, start + count)
@@ -59,8 +65,13 @@ class Board:
             start += count
         self.num_spaces = start
         # single-card slots; the Curia stacks and the Catacombs pile are held apart
-        slots = (("Thermae", data.thermae_cards), ("Forum Romanum", data.forum_cards),
-                 ("Latrine", 1), ("Atrium Auctionorum", data.atrium_cards), ("Pantheon", 1))
+        slots = (
+            ("Thermae", data.thermae_cards),
+            ("Forum Romanum", data.forum_cards),
+            ("Latrine", 1),
+            ("Atrium Auctionorum", data.atrium_cards),
+            ("Pantheon", 1),
+        )
         self.slots = {}
         start = 0
         for name, count in slots:
@@ -90,8 +101,12 @@ class ActionSpace:
             self.ranges[name] = range(len(labels), len(labels) + len(names))
             labels.extend(names)
 
-        add("place", [f"place follower: {board.space_label(r, s)}" for r, s in board.place_targets]
-            + [f"place follower: {f} field" for f in FACTIONS] + ["place follower: coin bowl"])
+        add(
+            "place",
+            [f"place follower: {board.space_label(r, s)}" for r, s in board.place_targets]
+            + [f"place follower: {f} field" for f in FACTIONS]
+            + ["place follower: coin bowl"],
+        )
         cards = [card_name(c) for c in range(NUM_CARD_TYPES)]
         add("discard", [f"discard {c}" for c in cards])
         add("add", [f"add {c} to set" for c in cards])
@@ -113,11 +128,15 @@ class ActionSpace:
         self._by_label = {label.lower(): a for a, label in enumerate(labels)}
         r = self.ranges
         self.PLACE, self.DISCARD, self.ADD, self.TAKE = (r[k].start for k in ("place", "discard", "add", "take"))
-        self.BID, self.ATRIUM, self.LATRINE, self.BENEFIT = (r[k].start for k in ("bid", "atrium", "latrine", "benefit"))
-        self.AGRIPPA, self.ASSASSIN, self.CHARIOT, self.MARKER = (r[k].start for k in ("agrippa", "assassin", "chariot", "marker"))
+        self.BID, self.ATRIUM, self.LATRINE, self.BENEFIT = (
+            r[k].start for k in ("bid", "atrium", "latrine", "benefit")
+        )
+        self.AGRIPPA, self.ASSASSIN, self.CHARIOT, self.MARKER = (
+            r[k].start for k in ("agrippa", "assassin", "chariot", "marker")
+        )
         self.TEMP_FAVOR, self.BUY_LEGION = r["temp_favor"].start, r["buy_legion"].start
         self.COMMIT, self.DECLINE = r["commit"].start, r["decline"].start
-        self.FIELD = self.PLACE + len(board.place_targets)      # first faction-field placement
+        self.FIELD = self.PLACE + len(board.place_targets)  # first faction-field placement
         self.COIN_BOWL = self.FIELD + len(FACTIONS)
 
     def label(self, action: int) -> str:

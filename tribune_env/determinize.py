@@ -6,16 +6,17 @@ face-down Field of Mars pairs, and another player's set under construction. Thes
 pooled and dealt again at random into the same places with the same sizes; everything
 the player's observation shows is kept, so ``observe(player)`` is unchanged.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from .data import NUM_CARD_TYPES, NUM_VALUES
 from .core import dispatch
 from .core.bids import entered_part
 from .core.visibility import hidden_slots as hidden_slots_of
+from .data import NUM_CARD_TYPES, NUM_VALUES
 from .kernel import seed_words
-from .state import Meta, MONEY
+from .state import MONEY, Meta
 from .tasks import Task
 
 
@@ -27,7 +28,7 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
     decision's presence tells `player` nothing that a re-deal could contradict.
     """
     player = game.seat(player)
-    if rng is None:       # derived from the game's generator, which is left untouched
+    if rng is None:  # derived from the game's generator, which is left untouched
         rng = np.random.default_rng(game.state.rng.view(np.uint32).tolist())
     return _sample(game, player, rng)
 
@@ -40,7 +41,7 @@ def _sample(game, player, rng):
     others = [q for q in range(g.n) if q != player]
     decision = g.decision()
     if decision is not None and decision[1] != player:
-        g.state.build[:] = 0                          # someone else's unfinished set is unknown
+        g.state.build[:] = 0  # someone else's unfinished set is unknown
     for q in others:
         pool += g.state.hand[q]
     n_draw = int(g.state.meta[Meta.DRAW_N])
@@ -54,12 +55,13 @@ def _sample(game, player, rng):
     if catacombs_hidden:
         pool += g.state.catacombs
     mars = g.board.spaces["Field of Mars"]
-    hidden_pairs = [i for i, s in enumerate(mars)
-                    if g.state.space_owner[s] != player and g.state.mars_pairs[i].sum() == 2]
+    hidden_pairs = [
+        i for i, s in enumerate(mars) if g.state.space_owner[s] != player and g.state.mars_pairs[i].sum() == 2
+    ]
     for i in hidden_pairs:
         pool += g.state.mars_pairs[i]
 
-    for i in hidden_pairs:                      # pairs first: they must be of one faction
+    for i in hidden_pairs:  # pairs first: they must be of one faction
         pair = _sample_pair(pool, rng)
         if pair is not None:
             g.state.mars_pairs[i] = pair
@@ -76,7 +78,7 @@ def _sample(game, player, rng):
     def take(k):
         nonlocal at
         at += k
-        return cards[at - k: at]
+        return cards[at - k : at]
 
     for q in others:
         g.state.hand[q] = np.bincount(take(int(g.state.hand[q].sum())), minlength=NUM_CARD_TYPES)
@@ -84,17 +86,17 @@ def _sample(game, player, rng):
         g.state.slot_card[slot] = take(1)[0]
     if catacombs_hidden:
         g.state.catacombs[:] = np.bincount(take(int(g.state.catacombs.sum())), minlength=NUM_CARD_TYPES)
-    for q in others:                            # what others last saw of the pile held it all
+    for q in others:  # what others last saw of the pile held it all
         if g.state.catacombs_seen[q].any():
             g.state.catacombs_seen[q] = np.maximum(g.state.catacombs_seen[q], g.state.catacombs)
     if decision is not None and decision[0] == Task.CATACOMBS_CHOICE:
-        g.state.catacombs_seen[decision[1]] = g.state.catacombs     # its buyer looks at the pile right now
+        g.state.catacombs_seen[decision[1]] = g.state.catacombs  # its buyer looks at the pile right now
     g.state.discard_hidden[:] = np.bincount(take(int(g.state.discard_hidden.sum())), minlength=NUM_CARD_TYPES)
     g.state.draw[:n_draw] = take(n_draw)
     assert at == len(cards)
     if decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
         _sample_bids(g, others, decision, rng)
-    dispatch.legal_mask(*g.handle)   # the same decision waits
+    dispatch.legal_mask(*g.handle)  # the same decision waits
     return g
 
 
@@ -123,7 +125,7 @@ def _sample_pair(pool, rng):
     if not weights.any():
         return None
     f = rng.choice(len(weights), p=weights / weights.sum())
-    values = np.repeat(np.arange(NUM_VALUES), pool[f * NUM_VALUES:(f + 1) * NUM_VALUES])
+    values = np.repeat(np.arange(NUM_VALUES), pool[f * NUM_VALUES : (f + 1) * NUM_VALUES])
     chosen = rng.choice(values, size=2, replace=False)
     pair = np.zeros(NUM_CARD_TYPES, dtype=np.int64)
     for v in chosen:

@@ -2,6 +2,7 @@
 
 ``python -m tribune_env.docs`` rewrites the tables in docs/; a test checks they match.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,10 @@ from .observation import SEGMENTS, ObservationLayout
 def observation_table() -> str:
     layout = ObservationLayout(ActionSpace(DEFAULT_DATA).board, DEFAULT_DATA)
     rows = ["| segment | offset | shape | meaning |", "|---|---|---|---|"]
-    rows += [f"| `{name}` | {offset} | {shape} | {meaning} |"
-             for (name, offset, shape), (_, _, meaning) in zip(layout.segments, SEGMENTS)]
+    rows += [
+        f"| `{name}` | {offset} | {shape} | {meaning} |"
+        for (name, offset, shape), (_, _, meaning) in zip(layout.segments, SEGMENTS)
+    ]
     rows.append(f"\nTotal size: **{layout.size}** float32 values (default data, any player count).")
     return "\n".join(rows)
 
@@ -25,8 +28,10 @@ def observation_table() -> str:
 def action_table() -> str:
     space = ActionSpace(DEFAULT_DATA)
     rows = ["| range | actions | first label | last label |", "|---|---|---|---|"]
-    rows += [f"| `{name}` | {r.start}-{r.stop - 1} | {space.labels[r.start]} | {space.labels[r.stop - 1]} |"
-             for name, r in space.ranges.items()]
+    rows += [
+        f"| `{name}` | {r.start}-{r.stop - 1} | {space.labels[r.start]} | {space.labels[r.stop - 1]} |"
+        for name, r in space.ranges.items()
+    ]
     rows.append(f"\nTotal size: **{space.size}** actions (default data, any player count).")
     return "\n".join(rows)
 

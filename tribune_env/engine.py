@@ -8,6 +8,7 @@ This class checks input, keeps the readable log and offers the views people and 
 use: observations, rendering, saving, determinisation. ``game.state`` holds the state
 arrays by name; ``game.handle`` is what compiled callers pass to the engine's entry points.
 """
+
 from __future__ import annotations
 
 import copy
@@ -19,12 +20,21 @@ import numpy as np
 from .actions import ActionSpace, Board, card_name
 from .core import dispatch
 from .core.events import CAPACITY, WIDTH
-from .data import (DEFAULT_DATA, FACTIONS, MAX_PLAYERS, MAX_ROUND_LIMIT, MIN_PLAYERS, NUM_CARD_TYPES, NUM_VALUES,
-                   GameData, VictoryCard)
+from .core.observe import observe
+from .data import (
+    DEFAULT_DATA,
+    FACTIONS,
+    MAX_PLAYERS,
+    MAX_ROUND_LIMIT,
+    MIN_PLAYERS,
+    NUM_CARD_TYPES,
+    NUM_VALUES,
+    GameData,
+    VictoryCard,
+)
 from .errors import ConfigError, IllegalActionError, as_integer, brief
 from .kernel import below, check_limits, params, seed_words, shuffle
 from .log import describe
-from .core.observe import observe
 from .observation import ObservationLayout
 from .state import MONEY, Layout, Meta, State, Status, fields
 from .tasks import Task
@@ -56,9 +66,18 @@ class Game:
     log: keep a readable log of what happened (``game.log``); off is faster.
     """
 
-    def __init__(self, num_players: int = 4, victory_card=None, *, point_variant: bool = False,
-                 seed=None, data: GameData = DEFAULT_DATA, round_limit: int | None = None,
-                 auto_forced: bool = True, log: bool = True):
+    def __init__(
+        self,
+        num_players: int = 4,
+        victory_card=None,
+        *,
+        point_variant: bool = False,
+        seed=None,
+        data: GameData = DEFAULT_DATA,
+        round_limit: int | None = None,
+        auto_forced: bool = True,
+        log: bool = True,
+    ):
         self._configure(num_players, victory_card, point_variant, data, round_limit, auto_forced)
         state = State.empty(self.state_layout(data))
         rng = state.rng
@@ -73,9 +92,18 @@ class Game:
         self._run(dispatch.step, dispatch.RUN)
 
     @classmethod
-    def from_state(cls, state: State, num_players: int, victory_card, *, point_variant: bool = False,
-                   data: GameData = DEFAULT_DATA, round_limit: int | None = None, auto_forced: bool = True,
-                   log: list | None = None) -> "Game":
+    def from_state(
+        cls,
+        state: State,
+        num_players: int,
+        victory_card,
+        *,
+        point_variant: bool = False,
+        data: GameData = DEFAULT_DATA,
+        round_limit: int | None = None,
+        auto_forced: bool = True,
+        log: list | None = None,
+    ) -> Game:
         """A game of this configuration in `state` (laid out by :meth:`state_layout`), with `log` if given.
 
         Nothing runs: the caller vouches for the state (the loader checks it first, then
@@ -93,8 +121,9 @@ class Game:
     def state_layout(data: GameData) -> Layout:
         """The layout of the state buffer of a game with these numbers (the board's size)."""
         board = Board(data)
-        return Layout(fields(board.num_spaces, board.num_slots, data.curia_stacks,
-                             data.field_of_mars_spaces, data.deck_size()))
+        return Layout(
+            fields(board.num_spaces, board.num_slots, data.curia_stacks, data.field_of_mars_spaces, data.deck_size())
+        )
 
     # ----------------------------------------------------------------- configuration
     def _configure(self, num_players, victory_card, point_variant, data, round_limit, auto_forced):
@@ -102,27 +131,35 @@ class Game:
             raise ConfigError(f"data must be a GameData, got {type(data).__name__}")
         data.validate()
         check_limits(data)
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
-                or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-            raise ConfigError(f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                              f"got {brief(num_players)}")
+        if (
+            isinstance(num_players, bool)
+            or not isinstance(num_players, (int, np.integer))
+            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS
+        ):
+            raise ConfigError(
+                f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {brief(num_players)}"
+            )
         if point_variant and victory_card is not None:
             raise ConfigError("the point-value variant uses no victory card; pass one or the other")
         if isinstance(victory_card, str):
             if victory_card not in data.victory_cards:
-                raise ConfigError(f"unknown victory card {victory_card!r}; known: "
-                                  f"{sorted(data.victory_cards)}")
+                raise ConfigError(f"unknown victory card {victory_card!r}; known: {sorted(data.victory_cards)}")
             victory_card = data.victory_cards[victory_card]
         elif victory_card is not None and not isinstance(victory_card, VictoryCard):
             raise ConfigError(f"victory_card must be an id, a VictoryCard or None, got {victory_card!r}")
         if victory_card is not None:
             victory_card.validate()
             if int(num_players) not in victory_card.need:
-                raise ConfigError(f"victory card {victory_card.id!r} is not for {num_players} players "
-                                  f"(it is for {sorted(victory_card.need)})")
+                raise ConfigError(
+                    f"victory card {victory_card.id!r} is not for {num_players} players "
+                    f"(it is for {sorted(victory_card.need)})"
+                )
         round_limit = data.round_limit if round_limit is None else round_limit
-        if isinstance(round_limit, bool) or not isinstance(round_limit, (int, np.integer)) \
-                or not 1 <= round_limit <= MAX_ROUND_LIMIT:
+        if (
+            isinstance(round_limit, bool)
+            or not isinstance(round_limit, (int, np.integer))
+            or not 1 <= round_limit <= MAX_ROUND_LIMIT
+        ):
             raise ConfigError(f"round_limit must be an int from 1 to {MAX_ROUND_LIMIT}, got {brief(round_limit)}")
         self.n = int(num_players)
         self.data = data
@@ -145,7 +182,7 @@ class Game:
         self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
         self._size = self.A.size
         self.log = [] if log else None
-        self.state = state                  # params() reads its layout
+        self.state = state  # params() reads its layout
         self._bind(state, params(self, log), np.zeros(self.A.size, dtype=np.int8))
 
     def _setup(self):
@@ -167,21 +204,27 @@ class Game:
                 s.hand[p, s.draw[top]] += 1
                 s.draw[top] = -1
         s.meta[Meta.DRAW_N] = top
-        self.say(f"setup: player_{start} starts; " + ("point-value variant" if self.victory_card is None
-                                                      else f"victory card {self.victory_card.id}"))
+        self.say(
+            f"setup: player_{start} starts; "
+            + ("point-value variant" if self.victory_card is None else f"victory card {self.victory_card.id}")
+        )
         self.push_seq(*[(Task.SETUP_DISCARD, p) for p in order], (Task.SETUP_FINISH,), (Task.ROUND_START,))
 
     def config(self) -> dict:
         """Everything needed to make this game again (without its state)."""
-        return {"num_players": self.n, "point_variant": self.point_variant,
-                "victory_card": None if self.victory_card is None else self.victory_card.to_dict(),
-                "round_limit": self.round_limit, "auto_forced": self.auto_forced}
+        return {
+            "num_players": self.n,
+            "point_variant": self.point_variant,
+            "victory_card": None if self.victory_card is None else self.victory_card.to_dict(),
+            "round_limit": self.round_limit,
+            "auto_forced": self.auto_forced,
+        }
 
     def _bind(self, state: State, params: np.ndarray, mask: np.ndarray):
         """Hold this state, parameter array and mask: the arrays of :attr:`handle`."""
         self.state = state
         self._buffer, self._params, self._mask = state.buffer, params, mask
-        self._meta, self._tasks = state.meta, state.tasks      # read at every step
+        self._meta, self._tasks = state.meta, state.tasks  # read at every step
         self._handle = Handle(state.buffer, params, mask)
 
     @property
@@ -202,7 +245,7 @@ class Game:
         """Call a compiled entry point on this game, then put its events into the log."""
         fn(self._buffer, self._params, self._events, self._mask, *args)
         if self.log is not None:
-            rows = self._events[1: self._events[0, 0] + 1]
+            rows = self._events[1 : self._events[0, 0] + 1]
             self.log.extend(text for text in (describe(self, row) for row in rows) if text)
             self._events[0, 0] = 0
 
@@ -221,7 +264,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return int(self._meta[Meta.STATUS]) != Status.RUNNING     # int: numpy compares an IntEnum slowly
+        return int(self._meta[Meta.STATUS]) != Status.RUNNING  # int: numpy compares an IntEnum slowly
 
     @property
     def round(self) -> int:
@@ -312,8 +355,9 @@ class Game:
             raise IllegalActionError(f"action {action} is out of range 0..{self.A.size - 1}")
         if not self._mask[action]:
             kind, p = self.decision()[:2]
-            raise IllegalActionError(f"action {action} ({self.A.labels[action]!r}) is not legal for "
-                                     f"player_{p} in decision {kind.name}")
+            raise IllegalActionError(
+                f"action {action} ({self.A.labels[action]!r}) is not legal for player_{p} in decision {kind.name}"
+            )
         return action
 
     def step_label(self, label: str) -> None:
@@ -341,40 +385,49 @@ class Game:
             self.log.append(message)
 
     # ----------------------------------------------------------------- copies and saving
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy: state (generator included), mask and log."""
-        other = copy.copy(self)         # the configuration is shared, never changed
+        other = copy.copy(self)  # the configuration is shared, never changed
         other._events = np.zeros_like(self._events)
         other.log = None if self.log is None else list(self.log)
         other._bind(self.state.clone(), self._params, self._mask.copy())
         return other
 
-    def state_equals(self, other: "Game") -> bool:
+    def state_equals(self, other: Game) -> bool:
         return self.config() == other.config() and self.state.equals(other.state)
 
     def to_dict(self) -> dict:
         """The whole game as plain data; see docs/state-format.md for the schema."""
         from .saving import FORMAT, FORMAT_VERSION
-        return {"format": FORMAT, "version": FORMAT_VERSION, "config": self.config(),
-                **self.state.to_dict(), "log": self.log}
+
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "config": self.config(),
+            **self.state.to_dict(),
+            "log": self.log,
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text, data: GameData = DEFAULT_DATA) -> "Game":
+    def from_json(cls, text, data: GameData = DEFAULT_DATA) -> Game:
         """Load a game saved by :meth:`to_json`; raise StateFormatError if it is malformed."""
         from .saving import load
+
         return load(cls, text, data)
 
-    def determinize(self, player: int, rng: np.random.Generator | None = None) -> "Game":
+    def determinize(self, player: int, rng: np.random.Generator | None = None) -> Game:
         """A copy with what `player` cannot know re-dealt at random (for IS-MCTS)."""
         from .determinize import determinize
+
         return determinize(self, player, rng)
 
     def render(self, player: int | None = None) -> str:
         """The table as text; with `player`, only what that player may see."""
         from .render import render
+
         return render(self, None if player is None else self.seat(player))
 
     def card_name(self, code: int) -> str:

@@ -31,8 +31,10 @@ def as_integer(value, what: str) -> int:
         return int(value)
     if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
         return int(value)
-    raise IllegalActionError(f"{what} must be an integer (an int, a numpy integer or a 0-d integer "
-                             f"array), got {type(value).__name__} {value!r:.80}")
+    raise IllegalActionError(
+        f"{what} must be an integer (an int, a numpy integer or a 0-d integer "
+        f"array), got {type(value).__name__} {value!r:.80}"
+    )
 
 
 def brief(value) -> str:
@@ -40,7 +42,7 @@ def brief(value) -> str:
     if isinstance(value, (bool, float, np.floating)) or value is None:
         return repr(value)
     if isinstance(value, (int, np.integer)):
-        return str(int(value)) if abs(int(value)) < 10 ** 12 else "a huge integer"
+        return str(int(value)) if abs(int(value)) < 10**12 else "a huge integer"
     if isinstance(value, str):
         return repr(value) if len(value) <= 40 else f"a string of {len(value)} characters"
     return f"a {type(value).__name__}"

@@ -5,6 +5,7 @@ nesting counted, before it is parsed: a bad file is an error naming the problem,
 ``RecursionError``, a ``UnicodeDecodeError`` or a machine out of memory. An output path
 is tried before a long job starts, so the job does not fail at its end and lose its work.
 """
+
 from __future__ import annotations
 
 import errno
@@ -21,19 +22,21 @@ from .errors import ConfigError
 
 if sys.version_info >= (3, 11):
     import tomllib
-else:                                   # Python 3.10: the same parser, from PyPI
+else:  # Python 3.10: the same parser, from PyPI
     import tomli as tomllib
 
-MAX_DEPTH = 32          # arrays and tables within each other; the project's files use at most 4
+MAX_DEPTH = 32  # arrays and tables within each other; the project's files use at most 4
 
 # What may hide brackets from the count: strings (and TOML's comments). Each pattern matches
 # from its opening quote whether or not the string is closed (a parser stops there anyway),
 # so the scan never starts again inside a string: it takes linear time on any text.
 JSON_STRINGS = re.compile(r'"[^"\\]*(?:\\[\s\S]?[^"\\]*)*"?')
-TOML_STRINGS = re.compile(r'"""(?:[^"\\]|\\[\s\S]?|"(?!""))*(?:"""|\Z)'       # multi-line basic
-                          r"|'''[\s\S]*?(?:'''|\Z)"                            # multi-line literal
-                          r'|"[^"\\\n]*(?:\\[^\n]?[^"\\\n]*)*"?'               # basic
-                          r"|'[^'\n]*'?|#[^\n]*")                              # literal, comment
+TOML_STRINGS = re.compile(
+    r'"""(?:[^"\\]|\\[\s\S]?|"(?!""))*(?:"""|\Z)'  # multi-line basic
+    r"|'''[\s\S]*?(?:'''|\Z)"  # multi-line literal
+    r'|"[^"\\\n]*(?:\\[^\n]?[^"\\\n]*)*"?'  # basic
+    r"|'[^'\n]*'?|#[^\n]*"
+)  # literal, comment
 OPENING = np.frombuffer(b"[{", np.uint8)
 
 
@@ -73,12 +76,12 @@ def bracket_depth(brackets: str) -> int:
     a megabyte at a time so that a huge file needs no huge array.
     """
     level = deepest = 0
-    for start in range(0, len(brackets), 2 ** 20):
-        chunk = np.frombuffer(brackets[start: start + 2 ** 20].encode("ascii"), np.uint8)
+    for start in range(0, len(brackets), 2**20):
+        chunk = np.frombuffer(brackets[start : start + 2**20].encode("ascii"), np.uint8)
         levels = level + np.cumsum(np.where(np.isin(chunk, OPENING), 1, -1))
         unbalanced = np.flatnonzero(levels < 0)
         if len(unbalanced):
-            return max(deepest, int(levels[:unbalanced[0]].max(initial=0)))
+            return max(deepest, int(levels[: unbalanced[0]].max(initial=0)))
         deepest, level = max(deepest, int(levels.max(initial=0))), int(levels[-1])
     return deepest
 
@@ -93,7 +96,7 @@ def parse_json(text: str, where: str, error=ConfigError):
     check_depth(text, JSON_STRINGS, where, error)
     try:
         return json.loads(text)
-    except ValueError as exc:              # JSONDecodeError, or an integer of too many digits
+    except ValueError as exc:  # JSONDecodeError, or an integer of too many digits
         raise error(f"{where}: not JSON ({exc})") from None
 
 
@@ -102,7 +105,7 @@ def parse_toml(text: str, where: str, error=ConfigError) -> dict:
     check_depth(text, TOML_STRINGS, where, error)
     try:
         return tomllib.loads(text)
-    except ValueError as exc:              # TOMLDecodeError, or an integer of too many digits
+    except ValueError as exc:  # TOMLDecodeError, or an integer of too many digits
         raise error(f"{where} is not valid TOML: {exc}") from None
 
 

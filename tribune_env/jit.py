@@ -18,13 +18,14 @@ or write outside its arrays: an index out of range raises ``IndexError``. It cos
 engine about 7% of its speed (``benchmarks/engine_speed.py``, 70,400 against 65,500
 decisions a second).
 """
+
 import hashlib
 import os
 from pathlib import Path
 
 import numba
 
-JIT = dict(cache=True, nogil=True, boundscheck=True)   # an index outside its array raises, whatever a state holds
+JIT = dict(cache=True, nogil=True, boundscheck=True)  # an index outside its array raises, whatever a state holds
 ENGINE_SOURCES = ("jit.py", "kernel.py", "data.py", "state.py", "actions.py", "observation.py", "tasks.py", "core/*.py")
 
 
@@ -41,7 +42,8 @@ def source_key(root: Path, patterns, below: str = "") -> str:
 def cache_dir(package: str, key: str) -> str:
     """Where `package` compiled from the sources of `key` caches: under $NUMBA_CACHE_DIR or ~/.cache/tribune."""
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tribune")
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tribune"
+    )
     return os.path.join(base, f"{package}-{key}")
 
 
@@ -56,7 +58,9 @@ def compiler(package: str, key: str):
                 return numba.njit(**options)(function)
             finally:
                 numba.config.CACHE_DIR = engine
+
         return decorate
+
     return njit
 
 

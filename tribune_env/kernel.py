@@ -7,6 +7,7 @@ one int64 array indexed by :class:`K`, declared by :data:`PARAMETERS` and filled
 xoshiro128** whose four 32-bit words live in the state buffer, so a copy or a saved game
 carries it, and the same seed always gives the same game.
 """
+
 from __future__ import annotations
 
 from collections import namedtuple
@@ -21,40 +22,95 @@ from .jit import JIT
 from .state import FIELDS, fields
 
 MAX_CATACOMB_PRICES = 8
-MAX_PLACE_TARGETS = 32          # distinct follower spaces a placement action can name
+MAX_PLACE_TARGETS = 32  # distinct follower spaces a placement action can name
 
 # The parameter array, in order: each name with its number of entries. ``K.<name>`` is
 # the index of its (first) entry, so a block is read as ``k[K.SP + region]``.
 PARAMETERS = (
-    ("N", 1), ("AUTO_FORCED", 1), ("LOG", 1), ("ROUND_LIMIT", 1), ("BID_BASE", 1), ("FOLLOWERS", 1),
-    ("START_MONEY", 1), ("SETUP_DEAL", 1), ("SETUP_KEEP", 1), ("COIN_FIRST", 1), ("COIN_LATER", 1),
-    ("THERMAE_COST", 1), ("FORUM_COST", 1), ("CURIA_SUM", 1), ("ATRIUM_COST", 1), ("CATACOMB_CARDS", 1),
-    ("MARS_LAUREL", 1), ("MARS_BONUS", 1), ("HAND_LIMIT", 1), ("GLADIATOR_LEGIONS", 1),
-    ("SPARTACUS_LEGIONS", 1), ("LEGATE_LAURELS", 1), ("VARUS_LAURELS", 1), ("PATRICIAN_LAURELS", 1),
-    ("SCIPIO_DENARII", 1), ("VESTAL_DENARII", 1), ("SENATOR_LAURELS", 1), ("PLEBEIAN_DENARII", 1),
-    ("VESTAL_LAURELS", 1), ("FIRST_LAURELS", 1),
-    ("VICTORY", 1),                 # 1 with a victory card, 0 in the point-value variant
-    ("V_LAURELS", 1), ("V_LEGIONS", 1), ("V_DENARII", 1), ("V_MARKERS", 1), ("V_NEED", 1),
-    ("V_OBLIGATORY", 1),            # index into OBJECTIVES, or -1
+    ("N", 1),
+    ("AUTO_FORCED", 1),
+    ("LOG", 1),
+    ("ROUND_LIMIT", 1),
+    ("BID_BASE", 1),
+    ("FOLLOWERS", 1),
+    ("START_MONEY", 1),
+    ("SETUP_DEAL", 1),
+    ("SETUP_KEEP", 1),
+    ("COIN_FIRST", 1),
+    ("COIN_LATER", 1),
+    ("THERMAE_COST", 1),
+    ("FORUM_COST", 1),
+    ("CURIA_SUM", 1),
+    ("ATRIUM_COST", 1),
+    ("CATACOMB_CARDS", 1),
+    ("MARS_LAUREL", 1),
+    ("MARS_BONUS", 1),
+    ("HAND_LIMIT", 1),
+    ("GLADIATOR_LEGIONS", 1),
+    ("SPARTACUS_LEGIONS", 1),
+    ("LEGATE_LAURELS", 1),
+    ("VARUS_LAURELS", 1),
+    ("PATRICIAN_LAURELS", 1),
+    ("SCIPIO_DENARII", 1),
+    ("VESTAL_DENARII", 1),
+    ("SENATOR_LAURELS", 1),
+    ("PLEBEIAN_DENARII", 1),
+    ("VESTAL_LAURELS", 1),
+    ("FIRST_LAURELS", 1),
+    ("VICTORY", 1),  # 1 with a victory card, 0 in the point-value variant
+    ("V_LAURELS", 1),
+    ("V_LEGIONS", 1),
+    ("V_DENARII", 1),
+    ("V_MARKERS", 1),
+    ("V_NEED", 1),
+    ("V_OBLIGATORY", 1),  # index into OBJECTIVES, or -1
     ("MARKER_GOAL", 1),
-    ("DECK", 1),                    # number of cards
-    ("MIN_SET", 1), ("ASSASSIN_MIN_SET", 1), ("CESURA_SET_LOSSES", 1), ("TIGELLINUS_LEGIONS", 1),
-    ("PRAETORIAN_LEGIONS", 1), ("SENATOR_CARDS", 1),
+    ("DECK", 1),  # number of cards
+    ("MIN_SET", 1),
+    ("ASSASSIN_MIN_SET", 1),
+    ("CESURA_SET_LOSSES", 1),
+    ("TIGELLINUS_LEGIONS", 1),
+    ("PRAETORIAN_LEGIONS", 1),
+    ("SENATOR_CARDS", 1),
     # board geometry: per region in board order (REGIONS), so a region's end is the next one's start
-    ("SP", len(REGIONS)), ("SP_END", 1),    # first follower space; number of spaces
-    ("SL", len(REGIONS)), ("SL_END", 1),    # first card slot (a region without one: the next one's); slots
+    ("SP", len(REGIONS)),
+    ("SP_END", 1),  # first follower space; number of spaces
+    ("SL", len(REGIONS)),
+    ("SL_END", 1),  # first card slot (a region without one: the next one's); slots
     # first action of each range (ActionSpace), then the size of the action space
-    ("A_PLACE", 1), ("A_FIELD", 1), ("A_COIN_BOWL", 1), ("A_DISCARD", 1), ("A_ADD", 1), ("A_TAKE", 1),
-    ("A_BID", 1), ("A_ATRIUM", 1), ("A_LATRINE", 1), ("A_BENEFIT", 1), ("A_AGRIPPA", 1), ("A_ASSASSIN", 1),
-    ("A_CHARIOT", 1), ("A_MARKER", 1), ("A_TEMP_FAVOR", 1), ("A_BUY_LEGION", 1), ("A_COMMIT", 1),
-    ("A_DECLINE", 1), ("A_SIZE", 1),
+    ("A_PLACE", 1),
+    ("A_FIELD", 1),
+    ("A_COIN_BOWL", 1),
+    ("A_DISCARD", 1),
+    ("A_ADD", 1),
+    ("A_TAKE", 1),
+    ("A_BID", 1),
+    ("A_ATRIUM", 1),
+    ("A_LATRINE", 1),
+    ("A_BENEFIT", 1),
+    ("A_AGRIPPA", 1),
+    ("A_ASSASSIN", 1),
+    ("A_CHARIOT", 1),
+    ("A_MARKER", 1),
+    ("A_TEMP_FAVOR", 1),
+    ("A_BUY_LEGION", 1),
+    ("A_COMMIT", 1),
+    ("A_DECLINE", 1),
+    ("A_SIZE", 1),
     # scoring table
-    ("SC_TRIBUNE", 1), ("SC_SCROLL", 1), ("SC_ETERNAL", 1), ("SC_TEMPORARY", 1), ("SC_LEGION", 1),
-    ("SC_LAUREL", 1), ("SC_DENARII", 1), ("SC_MARKER", 1), ("SC_FIRST", 1),
-    ("CATACOMB_PRICES", MAX_CATACOMB_PRICES),   # -1 past the last
-    ("PLACE_SPACE", MAX_PLACE_TARGETS),         # follower space of each region placement, -1 = pooled
-    ("PLACE_REGION", MAX_PLACE_TARGETS),        # region of each placement action
-    ("OFFSETS", len(FIELDS) + 1),               # start of each state field in the buffer, then its end
+    ("SC_TRIBUNE", 1),
+    ("SC_SCROLL", 1),
+    ("SC_ETERNAL", 1),
+    ("SC_TEMPORARY", 1),
+    ("SC_LEGION", 1),
+    ("SC_LAUREL", 1),
+    ("SC_DENARII", 1),
+    ("SC_MARKER", 1),
+    ("SC_FIRST", 1),
+    ("CATACOMB_PRICES", MAX_CATACOMB_PRICES),  # -1 past the last
+    ("PLACE_SPACE", MAX_PLACE_TARGETS),  # follower space of each region placement, -1 = pooled
+    ("PLACE_REGION", MAX_PLACE_TARGETS),  # region of each placement action
+    ("OFFSETS", len(FIELDS) + 1),  # start of each state field in the buffer, then its end
 )
 
 
@@ -67,7 +123,7 @@ def _indices(declaration) -> dict:
     return {**indices, "SIZE": at}
 
 
-K = IntEnum("K", _indices(PARAMETERS))    # compile-time constants in compiled code
+K = IntEnum("K", _indices(PARAMETERS))  # compile-time constants in compiled code
 """Indices into the parameter array, derived from :data:`PARAMETERS`."""
 
 
@@ -77,47 +133,102 @@ def params(game, log: bool) -> np.ndarray:
     card = game.victory_card
     s = d.scoring
     values = {
-        "N": game.n, "AUTO_FORCED": game.auto_forced, "LOG": log, "ROUND_LIMIT": game.round_limit,
-        "BID_BASE": d.bid_base, "FOLLOWERS": d.followers[game.n], "START_MONEY": d.starting_money,
-        "SETUP_DEAL": d.setup_deal, "SETUP_KEEP": d.setup_keep, "COIN_FIRST": d.coin_bowl_first,
-        "COIN_LATER": d.coin_bowl_later, "THERMAE_COST": d.thermae_cost, "FORUM_COST": d.forum_cost,
-        "CURIA_SUM": d.curia_sum, "ATRIUM_COST": d.atrium_single_cost,
-        "CATACOMB_CARDS": d.catacomb_cards, "MARS_LAUREL": d.mars_laurels_per_pair,
-        "MARS_BONUS": d.mars_bonus_laurels, "HAND_LIMIT": d.cesura_hand_limit,
-        "GLADIATOR_LEGIONS": d.gladiator_legions, "SPARTACUS_LEGIONS": d.spartacus_legions,
-        "LEGATE_LAURELS": d.legate_laurels, "VARUS_LAURELS": d.varus_laurels,
-        "PATRICIAN_LAURELS": d.patrician_laurels, "SCIPIO_DENARII": d.scipio_denarii,
-        "VESTAL_DENARII": d.vestal_denarii, "SENATOR_LAURELS": d.senator_laurels,
-        "PLEBEIAN_DENARII": d.plebeian_benefit_denarii, "VESTAL_LAURELS": d.vestal_benefit_laurels,
-        "FIRST_LAURELS": d.first_control_laurels, "VICTORY": card is not None,
-        "V_LAURELS": 0, "V_LEGIONS": 0, "V_DENARII": 0, "V_MARKERS": 0, "V_NEED": 0, "V_OBLIGATORY": 0,
-        "MARKER_GOAL": d.point_variant_markers[game.n], "DECK": d.deck_size(),
-        "MIN_SET": d.min_set, "ASSASSIN_MIN_SET": d.assassin_min_set, "CESURA_SET_LOSSES": d.cesura_set_losses,
-        "TIGELLINUS_LEGIONS": d.tigellinus_legions, "PRAETORIAN_LEGIONS": d.praetorian_benefit_legions,
+        "N": game.n,
+        "AUTO_FORCED": game.auto_forced,
+        "LOG": log,
+        "ROUND_LIMIT": game.round_limit,
+        "BID_BASE": d.bid_base,
+        "FOLLOWERS": d.followers[game.n],
+        "START_MONEY": d.starting_money,
+        "SETUP_DEAL": d.setup_deal,
+        "SETUP_KEEP": d.setup_keep,
+        "COIN_FIRST": d.coin_bowl_first,
+        "COIN_LATER": d.coin_bowl_later,
+        "THERMAE_COST": d.thermae_cost,
+        "FORUM_COST": d.forum_cost,
+        "CURIA_SUM": d.curia_sum,
+        "ATRIUM_COST": d.atrium_single_cost,
+        "CATACOMB_CARDS": d.catacomb_cards,
+        "MARS_LAUREL": d.mars_laurels_per_pair,
+        "MARS_BONUS": d.mars_bonus_laurels,
+        "HAND_LIMIT": d.cesura_hand_limit,
+        "GLADIATOR_LEGIONS": d.gladiator_legions,
+        "SPARTACUS_LEGIONS": d.spartacus_legions,
+        "LEGATE_LAURELS": d.legate_laurels,
+        "VARUS_LAURELS": d.varus_laurels,
+        "PATRICIAN_LAURELS": d.patrician_laurels,
+        "SCIPIO_DENARII": d.scipio_denarii,
+        "VESTAL_DENARII": d.vestal_denarii,
+        "SENATOR_LAURELS": d.senator_laurels,
+        "PLEBEIAN_DENARII": d.plebeian_benefit_denarii,
+        "VESTAL_LAURELS": d.vestal_benefit_laurels,
+        "FIRST_LAURELS": d.first_control_laurels,
+        "VICTORY": card is not None,
+        "V_LAURELS": 0,
+        "V_LEGIONS": 0,
+        "V_DENARII": 0,
+        "V_MARKERS": 0,
+        "V_NEED": 0,
+        "V_OBLIGATORY": 0,
+        "MARKER_GOAL": d.point_variant_markers[game.n],
+        "DECK": d.deck_size(),
+        "MIN_SET": d.min_set,
+        "ASSASSIN_MIN_SET": d.assassin_min_set,
+        "CESURA_SET_LOSSES": d.cesura_set_losses,
+        "TIGELLINUS_LEGIONS": d.tigellinus_legions,
+        "PRAETORIAN_LEGIONS": d.praetorian_benefit_legions,
         "SENATOR_CARDS": d.senator_benefit_cards,
-        "SP": [board.spaces[name].start for name in REGIONS], "SP_END": board.num_spaces,
-        "SL": _slot_starts(board), "SL_END": board.num_slots,
-        "A_PLACE": A.PLACE, "A_FIELD": A.FIELD, "A_COIN_BOWL": A.COIN_BOWL, "A_DISCARD": A.DISCARD,
-        "A_ADD": A.ADD, "A_TAKE": A.TAKE, "A_BID": A.BID, "A_ATRIUM": A.ATRIUM, "A_LATRINE": A.LATRINE,
-        "A_BENEFIT": A.BENEFIT, "A_AGRIPPA": A.AGRIPPA, "A_ASSASSIN": A.ASSASSIN, "A_CHARIOT": A.CHARIOT,
-        "A_MARKER": A.MARKER, "A_TEMP_FAVOR": A.TEMP_FAVOR, "A_BUY_LEGION": A.BUY_LEGION,
-        "A_COMMIT": A.COMMIT, "A_DECLINE": A.DECLINE, "A_SIZE": A.size,
-        "SC_TRIBUNE": s["tribune"], "SC_SCROLL": s["scroll"], "SC_ETERNAL": s["eternal_favor"],
-        "SC_TEMPORARY": s["temporary_favor"], "SC_LEGION": s["legion"], "SC_LAUREL": s["laurel"],
-        "SC_DENARII": s["denarii_per_point"], "SC_MARKER": s["marker"], "SC_FIRST": s["first_declarer"],
+        "SP": [board.spaces[name].start for name in REGIONS],
+        "SP_END": board.num_spaces,
+        "SL": _slot_starts(board),
+        "SL_END": board.num_slots,
+        "A_PLACE": A.PLACE,
+        "A_FIELD": A.FIELD,
+        "A_COIN_BOWL": A.COIN_BOWL,
+        "A_DISCARD": A.DISCARD,
+        "A_ADD": A.ADD,
+        "A_TAKE": A.TAKE,
+        "A_BID": A.BID,
+        "A_ATRIUM": A.ATRIUM,
+        "A_LATRINE": A.LATRINE,
+        "A_BENEFIT": A.BENEFIT,
+        "A_AGRIPPA": A.AGRIPPA,
+        "A_ASSASSIN": A.ASSASSIN,
+        "A_CHARIOT": A.CHARIOT,
+        "A_MARKER": A.MARKER,
+        "A_TEMP_FAVOR": A.TEMP_FAVOR,
+        "A_BUY_LEGION": A.BUY_LEGION,
+        "A_COMMIT": A.COMMIT,
+        "A_DECLINE": A.DECLINE,
+        "A_SIZE": A.size,
+        "SC_TRIBUNE": s["tribune"],
+        "SC_SCROLL": s["scroll"],
+        "SC_ETERNAL": s["eternal_favor"],
+        "SC_TEMPORARY": s["temporary_favor"],
+        "SC_LEGION": s["legion"],
+        "SC_LAUREL": s["laurel"],
+        "SC_DENARII": s["denarii_per_point"],
+        "SC_MARKER": s["marker"],
+        "SC_FIRST": s["first_declarer"],
         "CATACOMB_PRICES": _padded(d.catacomb_prices, MAX_CATACOMB_PRICES),
-        "PLACE_SPACE": _padded([-1 if space is None else space for _, space in board.place_targets],
-                               MAX_PLACE_TARGETS),
+        "PLACE_SPACE": _padded([-1 if space is None else space for _, space in board.place_targets], MAX_PLACE_TARGETS),
         "PLACE_REGION": _padded([REGIONS.index(region) for region, _ in board.place_targets], MAX_PLACE_TARGETS),
         "OFFSETS": [game.state.layout.offsets[name][0] for name in FIELDS] + [game.state.layout.size],
     }
     if card is not None:
-        values.update({"V_LAURELS": card.laurels, "V_LEGIONS": card.legions, "V_DENARII": card.denarii,
-                       "V_MARKERS": card.markers, "V_NEED": card.need[game.n],
-                       "V_OBLIGATORY": -1 if card.obligatory is None else OBJECTIVES.index(card.obligatory)})
+        values.update(
+            {
+                "V_LAURELS": card.laurels,
+                "V_LEGIONS": card.legions,
+                "V_DENARII": card.denarii,
+                "V_MARKERS": card.markers,
+                "V_NEED": card.need[game.n],
+                "V_OBLIGATORY": -1 if card.obligatory is None else OBJECTIVES.index(card.obligatory),
+            }
+        )
     k = np.empty(K.SIZE, dtype=np.int64)
     for name, length in PARAMETERS:
-        k[K[name]: K[name] + length] = values[name]
+        k[K[name] : K[name] + length] = values[name]
     return k
 
 
@@ -137,6 +248,7 @@ def _padded(values, length: int) -> list:
 def check_limits(data) -> None:
     """The parameter array has fixed room for catacomb prices and placement targets."""
     from .errors import ConfigError
+
     if len(data.catacomb_prices) > MAX_CATACOMB_PRICES:
         raise ConfigError(f"at most {MAX_CATACOMB_PRICES} catacomb prices are supported")
     targets = data.thermae_cards + data.forum_cards + data.curia_stacks + len(data.catacomb_prices) + 4
@@ -147,8 +259,10 @@ def check_limits(data) -> None:
 @intrinsic
 def _int32_pointer(typingctx, address):
     """An int32 pointer at a memory address (for views that need no reference counting)."""
+
     def codegen(context, builder, signature, args):
         return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int32)))
+
     return types.CPointer(types.int32)(address), codegen
 
 
@@ -177,14 +291,16 @@ def _views_source() -> str:
         shape = tuple(a if a == b else -1 for a, b in zip(small[name][0], large[name][0]))
         reshape = f".reshape({shape})" if len(shape) > 1 else ""
         lines.append(f"        _field(buf, o, {i}){reshape},   # {name}")
-    return ("def views(buf, k):\n"
-            '    """The state buffer as named arrays (the namedtuple S of state.FIELDS)."""\n'
-            f"    o = k[{int(K.OFFSETS)}:{int(K.OFFSETS) + len(FIELDS) + 1}]\n"
-            "    return S(\n" + "\n".join(lines) + "\n    )\n")
+    return (
+        "def views(buf, k):\n"
+        '    """The state buffer as named arrays (the namedtuple S of state.FIELDS)."""\n'
+        f"    o = k[{int(K.OFFSETS)}:{int(K.OFFSETS) + len(FIELDS) + 1}]\n"
+        "    return S(\n" + "\n".join(lines) + "\n    )\n"
+    )
 
 
 def _compile_views():
-    namespace = {"__name__": __name__, "S": S, "_field": _field}   # the cache rebuilds it from this module
+    namespace = {"__name__": __name__, "S": S, "_field": _field}  # the cache rebuilds it from this module
     exec(compile(_views_source(), __file__, "exec"), namespace)
     return njit(**JIT)(namespace["views"])
 

@@ -1,4 +1,5 @@
 """The readable log: events recorded by the compiled engine, put into words."""
+
 from __future__ import annotations
 
 from .actions import card_name
@@ -37,13 +38,18 @@ def describe(game, row) -> str:
         Ev.FIRST_LAUREL: lambda: f"{p} is the first to control the {FACTIONS[b]} and takes its laurel",
         Ev.LEADER: lambda: f"{p} played {LEADERS[b]}",
         Ev.ASSASSIN: lambda: f"the assassin removes {card_name(b)} from the {FACTIONS[a]} set",
-        Ev.CHARIOT_BIDS: lambda: "chariot bids: " + ", ".join(
-            f"player_{i} {x}" for i, x in enumerate((a, b, c, d, e)) if x >= 0),
+        Ev.CHARIOT_BIDS: lambda: (
+            "chariot bids: " + ", ".join(f"player_{i} {x}" for i, x in enumerate((a, b, c, d, e)) if x >= 0)
+        ),
         Ev.CHARIOT: lambda: f"{p} blocks the {FACTIONS[b]} with the chariot",
-        Ev.DECLARE: lambda: (f"{p}: Veni, vidi, vici!" if game.victory_card is not None
-                             else f"{p} holds {game.marker_goal} faction markers: this is the last round"),
-        Ev.GAME_OVER: lambda: f"game over after round {a}: winner(s) "
-                              + ", ".join(f"player_{w}" for w in game.winners()),
+        Ev.DECLARE: lambda: (
+            f"{p}: Veni, vidi, vici!"
+            if game.victory_card is not None
+            else f"{p} holds {game.marker_goal} faction markers: this is the last round"
+        ),
+        Ev.GAME_OVER: lambda: (
+            f"game over after round {a}: winner(s) " + ", ".join(f"player_{w}" for w in game.winners())
+        ),
         Ev.TRUNCATED: lambda: f"round limit {a} reached: the game is truncated",
     }[Ev(code)]
     return text()

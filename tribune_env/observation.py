@@ -8,6 +8,7 @@ placing there, the Catacombs pile after examining it). :data:`SEGMENTS` declares
 segment once; the compiled encoder's :class:`Seg`, the offsets and the table of
 ``docs/observation.md`` derive from it.
 """
+
 from __future__ import annotations
 
 from enum import IntEnum
@@ -17,7 +18,7 @@ import numpy as np
 from .data import MAX_PLAYERS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES, OBJECTIVES
 from .tasks import DECISIONS
 
-PHASES = 7          # 0 = setup, 1-6 the phases of a round
+PHASES = 7  # 0 = setup, 1-6 the phases of a round
 SLOT_FEATURES = 1 + NUM_FACTIONS + 1
 
 # (name, shape, meaning) of each segment, in vector order. A shape gives numbers or the
@@ -51,17 +52,26 @@ SEGMENTS = (
     ("build", ("C",), "the set the observer is building (only when it is the observer's decision)"),
     ("own_bid", (1,), "during a sealed bid, the denarii of the observer's own bid: entered so far, or committed"),
     ("own_pairs", ("C",), "the observer's face-down Field of Mars pairs, until the reveal"),
-    ("catacombs_seen", ("C",),
-     "the Catacombs pile as the observer last examined it, less what it bought (cleared after Phase 3)"),
+    (
+        "catacombs_seen",
+        ("C",),
+        "the Catacombs pile as the observer last examined it, less what it bought (cleared after Phase 3)",
+    ),
     ("hand_size", ("P",), "cards in hand, per seat"),
     ("pairs_laid", ("P",), "face-down Field of Mars pairs, per seat"),
     ("declared", ("P",), "declaration order (1 = first), 0 if none, per seat"),
-    ("objectives", ("P", "objectives"),
-     "seat x objective (tribune, favor, laurels, legions, denarii, markers): 1 if met"),
+    (
+        "objectives",
+        ("P", "objectives"),
+        "seat x objective (tribune, favor, laurels, legions, denarii, markers): 1 if met",
+    ),
     ("chariot", ("F",), "one-hot faction blocked by the chariot this round"),
-    ("slots", ("slots", "slot"),
-     "each single-card field (Thermae, Forum, Latrine, Atrium, Pantheon): [card present, faction one-hot"
-     " (7), value] - faction and value only if visible to the observer"),
+    (
+        "slots",
+        ("slots", "slot"),
+        "each single-card field (Thermae, Forum, Latrine, Atrium, Pantheon): [card present, faction one-hot"
+        " (7), value] - faction and value only if visible to the observer",
+    ),
     ("catacombs_size", (1,), "face-down cards on the Catacombs"),
     ("discard_hidden_size", (1,), "face-down discards"),
     ("phase", ("phases",), "one-hot: 0 setup, 1-6 the phases"),
@@ -69,10 +79,13 @@ SEGMENTS = (
     ("decision", ("decisions",), "one-hot kind of the decision waiting (Task order)"),
     ("actor", ("P",), "one-hot seat to act"),
     ("context_faction", ("F",), "faction contested / whose benefit / of the sacrifice"),
-    ("context_index", ("context",),
-     "Curia stack, Catacombs space or Field of Mars space of the decision; while the observer enters a "
-     "sealed bid, the digit it enters: none for the units, then the base's first, second and third power"
-     " (the last also marks any higher one)"),
+    (
+        "context_index",
+        ("context",),
+        "Curia stack, Catacombs space or Field of Mars space of the decision; while the observer enters a "
+        "sealed bid, the digit it enters: none for the units, then the base's first, second and third power"
+        " (the last also marks any higher one)",
+    ),
     ("context_role", (2,), "take-over set from space 2 (index 0) or space 1 (index 1)"),
     ("seat_present", ("P",), "1 for each seat in the game"),
     ("victory", (4,), "laurels, legions, denarii, markers needed"),
@@ -81,18 +94,27 @@ SEGMENTS = (
     ("point_variant", (1,), "1 in the point-value variant"),
     ("marker_goal", (1,), "markers that end a point-value game"),
 )
-Seg = IntEnum("Seg", [(name, i) for i, (name, _, _) in enumerate(SEGMENTS)])   # compiled code: seg[Seg.hand]
+Seg = IntEnum("Seg", [(name, i) for i, (name, _, _) in enumerate(SEGMENTS)])  # compiled code: seg[Seg.hand]
 
 
 class ObservationLayout:
     """Named segments and their offsets, derived from the board size."""
 
     def __init__(self, board, data):
-        self.sizes = {"P": MAX_PLAYERS, "C": NUM_CARD_TYPES, "F": NUM_FACTIONS, "V": NUM_VALUES,
-                      "objectives": len(OBJECTIVES), "phases": PHASES, "decisions": len(DECISIONS),
-                      "slot": SLOT_FEATURES, "spaces": board.num_spaces, "slots": board.num_slots,
-                      "curia": data.curia_stacks,
-                      "context": max(data.curia_stacks, len(data.catacomb_prices), data.field_of_mars_spaces)}
+        self.sizes = {
+            "P": MAX_PLAYERS,
+            "C": NUM_CARD_TYPES,
+            "F": NUM_FACTIONS,
+            "V": NUM_VALUES,
+            "objectives": len(OBJECTIVES),
+            "phases": PHASES,
+            "decisions": len(DECISIONS),
+            "slot": SLOT_FEATURES,
+            "spaces": board.num_spaces,
+            "slots": board.num_slots,
+            "curia": data.curia_stacks,
+            "context": max(data.curia_stacks, len(data.catacomb_prices), data.field_of_mars_spaces),
+        }
         self.segments = []
         self.slices = {}
         offset = 0
@@ -108,6 +130,7 @@ class ObservationLayout:
     def space(self):
         """The Gymnasium space of one observation (every value is a count or a flag, so >= 0)."""
         from gymnasium import spaces
+
         return spaces.Box(0.0, np.inf, (self.size,), np.float32)
 
     def template(self, g) -> np.ndarray:

@@ -3,6 +3,7 @@
 Agents decide from an observation, a mask and a :class:`PlayerView`; they live above the
 environment adapters, so what they are given belongs to the engine.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -6,22 +6,40 @@ stay zero. Scalars live in ``meta``, indexed by :class:`Meta`. :func:`fields` is
 declaration of the buffer: the offsets, the saved format and the compiled views
 (:mod:`tribune_env.kernel`) all derive from it.
 """
+
 from __future__ import annotations
 
 from enum import IntEnum
 
 import numpy as np
 
-from .data import MAX_PLAYERS as P, NUM_CARD_TYPES as C, NUM_FACTIONS as F, NUM_VALUES as V
+from .data import MAX_PLAYERS as P
+from .data import NUM_CARD_TYPES as C
+from .data import NUM_FACTIONS as F
+from .data import NUM_VALUES as V
 
-META = ("round", "phase", "start_player", "coin_bowl_used", "colosseum", "chariot",
-        "proconsul", "temp_favor", "draw_n", "n_tasks", "n_declared", "status", "challenger",
-        "reshuffles")
-Meta = IntEnum("Meta", {name.upper(): i for i, name in enumerate(META)})    # meta[Meta.ROUND], compiled or not
+META = (
+    "round",
+    "phase",
+    "start_player",
+    "coin_bowl_used",
+    "colosseum",
+    "chariot",
+    "proconsul",
+    "temp_favor",
+    "draw_n",
+    "n_tasks",
+    "n_declared",
+    "status",
+    "challenger",
+    "reshuffles",
+)
+Meta = IntEnum("Meta", {name.upper(): i for i, name in enumerate(META)})  # meta[Meta.ROUND], compiled or not
 
 
 class Status(IntEnum):
     """``meta[Meta.STATUS]``: whether the game goes on, was won, or hit its round limit."""
+
     RUNNING = 0
     TERMINATED = 1
     TRUNCATED = 2
@@ -41,14 +59,14 @@ def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) ->
         "tasks": ((MAX_TASKS, 4), 0),
         "hand": ((P, C), 0),
         "draw": ((deck,), -1),
-        "discard_public": ((C,), 0),   # face-up discards, known to all
-        "discard_hidden": ((C,), 0),   # face-down discards, known to none
-        "sets": ((F, V), 0),           # the controller's displayed set, by value
+        "discard_public": ((C,), 0),  # face-up discards, known to all
+        "discard_hidden": ((C,), 0),  # face-down discards, known to none
+        "sets": ((F, V), 0),  # the controller's displayed set, by value
         "controller": ((F,), -1),
         "first_laurel": ((F,), 1),
         "markers": ((P, F), 0),
         "res": ((P, len(RESOURCES)), 0),
-        "followers": ((P,), 0),        # followers still to place this round
+        "followers": ((P,), 0),  # followers still to place this round
         "coin_bowl": ((P,), 0),
         "space_owner": ((num_spaces,), -1),
         "field_owner": ((F, 2), -1),
@@ -57,19 +75,19 @@ def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) ->
         "curia": ((curia, C), 0),
         "catacombs": ((C,), 0),
         "pantheon_seen": ((P,), 0),
-        "catacombs_seen": ((P, C), 0),    # the pile as each player last examined it, less its own purchase
+        "catacombs_seen": ((P, C), 0),  # the pile as each player last examined it, less its own purchase
         "bids": ((P,), 0),
         "committed": ((P,), 0),
         "mars_pairs": ((mars, C), 0),
-        "build": ((C,), 0),            # the card set under construction
-        "challenger": ((V,), 0),       # set played from space "2" of the contested faction
-        "declared": ((P,), -1),        # order of "Veni, vidi, vici", -1 if none
+        "build": ((C,), 0),  # the card set under construction
+        "challenger": ((V,), 0),  # set played from space "2" of the contested faction
+        "declared": ((P,), -1),  # order of "Veni, vidi, vici", -1 if none
         "winner": ((P,), 0),
-        "rng": ((4,), 0),              # xoshiro128** words of the game's generator
+        "rng": ((4,), 0),  # xoshiro128** words of the game's generator
     }
 
 
-FIELDS = tuple(fields(1, 1, 1, 1, 1))      # the names, in buffer order
+FIELDS = tuple(fields(1, 1, 1, 1, 1))  # the names, in buffer order
 
 
 class Layout:
@@ -87,10 +105,10 @@ class Layout:
         self.initial = np.empty(offset, dtype=np.int32)
         for name, (_, fill) in spec.items():
             start, size, _ = self.offsets[name]
-            self.initial[start: start + size] = fill
+            self.initial[start : start + size] = fill
 
     def views(self, buffer: np.ndarray) -> dict:
-        return {name: buffer[o: o + size].reshape(shape) for name, (o, size, shape) in self.offsets.items()}
+        return {name: buffer[o : o + size].reshape(shape) for name, (o, size, shape) in self.offsets.items()}
 
 
 class State:
@@ -110,13 +128,13 @@ class State:
             setattr(self, name, array)
 
     @classmethod
-    def empty(cls, layout: Layout) -> "State":
+    def empty(cls, layout: Layout) -> State:
         return cls(layout, layout.initial.copy())
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return State(self.layout, self.buffer.copy())
 
-    def equals(self, other: "State") -> bool:
+    def equals(self, other: State) -> bool:
         return self.layout.offsets == other.layout.offsets and np.array_equal(self.buffer, other.buffer)
 
     def to_dict(self) -> dict:

@@ -5,6 +5,7 @@ state and may push more tasks; a decision task waits for its player (always ``a`
 act. ``ARGS`` names the arguments of each kind (compiled code reads them by position). A multi-card choice, a sealed bid or a cesura magna in the middle of a draw are
 all just tasks on this stack, so any of them can interrupt any other.
 """
+
 from enum import IntEnum
 
 
@@ -70,27 +71,31 @@ DECISIONS = tuple(t for t in Task if t >= FIRST_DECISION)
 
 # The names of (a, b, c) for each kind; a decision's ``a`` is always its player. "retry" marks
 # a draw retried after a cesura magna; "role" is the faction field space, 2 or 1.
-ARGS = {kind: () for kind in Task} | {kind: ("player",) for kind in DECISIONS} | {
-    Task.DEAL: ("slot", None, "retry"),
-    Task.DEAL_CURIA: ("stack", None, "retry"),
-    Task.DEAL_CATACOMBS: (None, None, "retry"),
-    Task.DRAW: ("player", None, "retry"),
-    Task.CURIA: ("stack",),
-    Task.CATACOMBS: ("space",),
-    Task.TAKEOVER: ("faction",),
-    Task.TAKEOVER_BENEFIT: ("player", "faction"),
-    Task.MARKER_LAUREL: ("player", "faction"),
-    Task.LEADER: ("player", "faction"),
-    Task.FACTION_BENEFIT: ("faction",),
-    Task.CURIA_CHOICE: ("player", "stack"),
-    Task.ATRIUM_BID: ("player", "digits_entered"),
-    Task.CATACOMBS_CHOICE: ("player", "space"),
-    Task.MARS_PAIR: ("player", "space"),
-    Task.TAKEOVER_SET: ("player", "faction", "role"),
-    Task.PENALTY: ("player", "faction"),
-    Task.BENEFIT_CHOICE: ("player", "faction"),
-    Task.CHARIOT_BID: ("player", "digits_entered"),
-}
+ARGS = (
+    {kind: () for kind in Task}
+    | {kind: ("player",) for kind in DECISIONS}
+    | {
+        Task.DEAL: ("slot", None, "retry"),
+        Task.DEAL_CURIA: ("stack", None, "retry"),
+        Task.DEAL_CATACOMBS: (None, None, "retry"),
+        Task.DRAW: ("player", None, "retry"),
+        Task.CURIA: ("stack",),
+        Task.CATACOMBS: ("space",),
+        Task.TAKEOVER: ("faction",),
+        Task.TAKEOVER_BENEFIT: ("player", "faction"),
+        Task.MARKER_LAUREL: ("player", "faction"),
+        Task.LEADER: ("player", "faction"),
+        Task.FACTION_BENEFIT: ("faction",),
+        Task.CURIA_CHOICE: ("player", "stack"),
+        Task.ATRIUM_BID: ("player", "digits_entered"),
+        Task.CATACOMBS_CHOICE: ("player", "space"),
+        Task.MARS_PAIR: ("player", "space"),
+        Task.TAKEOVER_SET: ("player", "faction", "role"),
+        Task.PENALTY: ("player", "faction"),
+        Task.BENEFIT_CHOICE: ("player", "faction"),
+        Task.CHARIOT_BID: ("player", "digits_entered"),
+    }
+)
 
 
 def named_args(kind, a: int, b: int, c: int) -> dict:

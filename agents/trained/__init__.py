@@ -6,6 +6,7 @@ heuristic's move, see :mod:`tribune_env.envs.advice`), the best model of the run
 the resume given in that file; play it with ``make_agent(f"model:{SHIPPED}")`` or ``model:PATH`` on the
 command line. Its measured strength is in the README.
 """
+
 from pathlib import Path
 
 SHIPPED = Path(__file__).with_name("advised-2p.zip")

@@ -4,6 +4,7 @@ The tournament, the terminal game and the tests all drive games through :func:`p
 so that every agent is asked the same way and an illegal choice is always reported with
 the agent's name.
 """
+
 from __future__ import annotations
 
 import time
@@ -23,9 +24,10 @@ def derive_seed(*keys: int) -> int:
 @dataclass
 class Played:
     """What happened at the decisions of one game."""
-    actions: list          # every action, in order
-    decisions: list        # decisions per seat
-    think: list            # seconds each seat spent choosing
+
+    actions: list  # every action, in order
+    decisions: list  # decisions per seat
+    think: list  # seconds each seat spent choosing
 
 
 def reset_agents(agents: list, seed: int) -> None:
@@ -51,8 +53,7 @@ def play_game(game: Game, agents: list, names: list, before=None) -> Played:
         try:
             game.step(action)
         except IllegalActionError as exc:
-            raise IllegalActionError(f"agent {names[seat]!r} in seat {seat} chose an illegal action: "
-                                     f"{exc}") from None
+            raise IllegalActionError(f"agent {names[seat]!r} in seat {seat} chose an illegal action: {exc}") from None
         played.actions.append(int(action))
         played.decisions[seat] += 1
     return played
@@ -69,10 +70,18 @@ def ending(game: Game) -> dict:
     winners = game.winners()
     key = [(p in winners, scores[p]) for p in range(game.n)]
     met = game.objectives()
-    objectives = ([] if game.victory_card is None else
-                  [name for j, name in enumerate(OBJECTIVES) if any(met[p, j] for p in winners)])
+    objectives = (
+        []
+        if game.victory_card is None
+        else [name for j, name in enumerate(OBJECTIVES) if any(met[p, j] for p in winners)]
+    )
     how = "truncated" if game.truncated else "point variant" if game.victory_card is None else "victory card"
-    return {"rounds": game.round, "ending": how, "winners": winners, "scores": scores,
-            "wins": [1 / len(winners) if p in winners else 0.0 for p in range(game.n)],
-            "ranks": [1 + sum(k > key[p] for k in key) for p in range(game.n)],
-            "objectives": objectives}
+    return {
+        "rounds": game.round,
+        "ending": how,
+        "winners": winners,
+        "scores": scores,
+        "wins": [1 / len(winners) if p in winners else 0.0 for p in range(game.n)],
+        "ranks": [1 + sum(k > key[p] for k in key) for p in range(game.n)],
+        "objectives": objectives,
+    }

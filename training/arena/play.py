@@ -5,6 +5,7 @@ table, both as their seat may know them: ``game.render(seat)`` for the table, an
 with the other players' hidden choices (cards added to a set or pair, cards taken from the
 Catacombs, sealed bids, setup discards) told without the card or amount.
 """
+
 from __future__ import annotations
 
 from tribune_env import Game, IllegalActionError
@@ -22,7 +23,7 @@ class SeatLog:
 
     def news(self, game: Game) -> list[str]:
         """The lines added since the last call."""
-        lines = [self._visible(game, line) for line in game.log[self.seen:]]
+        lines = [self._visible(game, line) for line in game.log[self.seen :]]
         self.seen = len(game.log)
         return lines
 
@@ -34,7 +35,7 @@ class SeatLog:
             return line
         try:
             kind = game.A.decode(game.A.action(label))[0]
-        except IllegalActionError:          # not an action: "player_2: Veni, vidi, vici!"
+        except IllegalActionError:  # not an action: "player_2: Veni, vidi, vici!"
             return line
         if kind == "discard" and self.setup:
             return f"{who} discards a card"

@@ -1,4 +1,5 @@
 """Pictures of a tournament's results: win rates with 95% intervals, and ratings."""
+
 from __future__ import annotations
 
 from matplotlib.figure import (
@@ -23,10 +24,21 @@ def plot(summary: dict, path) -> None:
     x = range(len(entrants))
     fig = Figure(figsize=(4 + 1.6 * len(entrants), 4.5), layout="constrained")
     wins, skill = fig.subplots(1, 2)
-    win_bars(wins, entrants, 1 / len(entrants),
-             f"Win rate, 95% Wilson interval ({summary['games']['count']} games)", "tab:blue")
-    skill.errorbar(x, [e["rating"]["mu"] for e in entrants], yerr=[e["rating"]["sigma"] for e in entrants],
-                   fmt="o", capsize=6, color="tab:orange")
+    win_bars(
+        wins,
+        entrants,
+        1 / len(entrants),
+        f"Win rate, 95% Wilson interval ({summary['games']['count']} games)",
+        "tab:blue",
+    )
+    skill.errorbar(
+        x,
+        [e["rating"]["mu"] for e in entrants],
+        yerr=[e["rating"]["sigma"] for e in entrants],
+        fmt="o",
+        capsize=6,
+        color="tab:orange",
+    )
     skill.set(title="OpenSkill rating (Plackett-Luce), mu ± sigma", ylabel="mu")
     for ax in (wins, skill):
         ax.set_xticks(list(x), names, rotation=20, ha="right")

@@ -1,11 +1,12 @@
 """Mapping a function over jobs in worker processes, the same way for every caller."""
+
 from __future__ import annotations
 
 import multiprocessing
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 
-AHEAD = 2           # jobs submitted per worker ahead of the results taken
+AHEAD = 2  # jobs submitted per worker ahead of the results taken
 
 
 def parallel_map(fn, jobs, workers: int, initializer=None, initargs=()):
@@ -29,6 +30,6 @@ def parallel_map(fn, jobs, workers: int, initializer=None, initargs=()):
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
-        finally:                                  # stopped early: the jobs not started are dropped
+        finally:  # stopped early: the jobs not started are dropped
             for future in pending:
                 future.cancel()

@@ -5,6 +5,7 @@ A record's ``config`` is ``Game.config()`` with the ``seed`` and ``victory_card_
 (true when the game drew its victory card from the seed: it must be drawn again, not
 given, for the same deal to follow). ``outcome`` is what the replay must reach.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,24 +19,41 @@ from ..bounds import MAX_ROUND_LIMIT, MAX_SEED
 
 FORMAT, VERSION = "tribune-record", 1
 FIELDS = {"config": dict, "agents": list, "actions": list, "outcome": dict}
-CONFIG = {"num_players": int, "seed": range(MAX_SEED + 1), "round_limit": range(1, MAX_ROUND_LIMIT + 1),
-          "point_variant": bool, "auto_forced": bool, "victory_card_drawn": bool,
-          "victory_card": object}          # any value: None or what VictoryCard.from_dict accepts
-MAX_LINE = 16 * 2**20      # bytes in one record; a game's record is some kilobytes
+CONFIG = {
+    "num_players": int,
+    "seed": range(MAX_SEED + 1),
+    "round_limit": range(1, MAX_ROUND_LIMIT + 1),
+    "point_variant": bool,
+    "auto_forced": bool,
+    "victory_card_drawn": bool,
+    "victory_card": object,
+}  # any value: None or what VictoryCard.from_dict accepts
+MAX_LINE = 16 * 2**20  # bytes in one record; a game's record is some kilobytes
 
 
 def outcome(game: Game) -> dict:
     """The facts of a finished game that a replay must reproduce."""
-    return {"rounds": game.round, "terminated": game.terminated, "truncated": game.truncated,
-            "winners": game.winners(), "scores": [int(s) for s in game.scores()]}
+    return {
+        "rounds": game.round,
+        "terminated": game.terminated,
+        "truncated": game.truncated,
+        "winners": game.winners(),
+        "scores": [int(s) for s in game.scores()],
+    }
 
 
 def make(final: Game, seed: int, drawn: bool, agents: list, actions: list, **extra) -> dict:
     """The record of the game `final`, finished after `actions` from `seed`; `extra` (e.g.
     the tournament's game index) is stored alongside."""
-    return {"format": FORMAT, "version": VERSION, **extra,
-            "config": {**final.config(), "seed": seed, "victory_card_drawn": drawn},
-            "agents": list(agents), "actions": list(actions), "outcome": outcome(final)}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        **extra,
+        "config": {**final.config(), "seed": seed, "victory_card_drawn": drawn},
+        "agents": list(agents),
+        "actions": list(actions),
+        "outcome": outcome(final),
+    }
 
 
 @contextmanager
@@ -88,8 +106,9 @@ def _check(line: bytes, where: str) -> dict:
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise StateFormatError(f"{where}: not a {FORMAT!r} record")
     if record.get("version") != VERSION:
-        raise StateFormatError(f"{where}: record version {record.get('version')!r}; this tribune "
-                               f"reads version {VERSION}")
+        raise StateFormatError(
+            f"{where}: record version {record.get('version')!r}; this tribune reads version {VERSION}"
+        )
     for key, kind in FIELDS.items():
         if not isinstance(record.get(key), kind):
             raise StateFormatError(f"{where}: {key!r} is missing or not a {kind.__name__}")
@@ -99,10 +118,19 @@ def _check(line: bytes, where: str) -> dict:
 def build(config: dict) -> Game:
     """The game a record's config describes, at its start, keeping its log for the replay."""
     _check_config(config)
-    card = None if config["victory_card_drawn"] or config["victory_card"] is None \
+    card = (
+        None
+        if config["victory_card_drawn"] or config["victory_card"] is None
         else VictoryCard.from_dict(config["victory_card"])
-    return Game(config["num_players"], card, point_variant=config["point_variant"], seed=config["seed"],
-                round_limit=config["round_limit"], auto_forced=config["auto_forced"])
+    )
+    return Game(
+        config["num_players"],
+        card,
+        point_variant=config["point_variant"],
+        seed=config["seed"],
+        round_limit=config["round_limit"],
+        auto_forced=config["auto_forced"],
+    )
 
 
 def _check_config(config: dict) -> None:
@@ -113,8 +141,9 @@ def _check_config(config: dict) -> None:
         value = config[key]
         if isinstance(kind, range):
             if isinstance(value, bool) or not isinstance(value, int) or value not in kind:
-                raise StateFormatError(f"record config: {key} must be an int from {kind.start} to "
-                                       f"{kind.stop - 1}, got {value!r}")
+                raise StateFormatError(
+                    f"record config: {key} must be an int from {kind.start} to {kind.stop - 1}, got {value!r}"
+                )
         elif not isinstance(value, kind):
             raise StateFormatError(f"record config: {key} must be {kind.__name__}, got {value!r}")
 

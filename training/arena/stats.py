@@ -1,11 +1,12 @@
 """Confidence intervals and skill ratings for tournament results."""
+
 from __future__ import annotations
 
 import math
 
 from openskill.models import PlackettLuce
 
-Z95 = 1.959964      # two-sided 95% normal quantile
+Z95 = 1.959964  # two-sided 95% normal quantile
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:

@@ -7,6 +7,7 @@ of a seat is the same whoever sits there (identical agents get identical results
 Results depend on the seed alone: games are independent and gathered in order, and the
 ratings are updated game by game in that order, whatever the number of processes.
 """
+
 from __future__ import annotations
 
 import os
@@ -35,7 +36,7 @@ class Job:
     deal: int
     rotation: int
     seed: int
-    seating: tuple          # entrant per seat
+    seating: tuple  # entrant per seat
 
 
 def label(entrant: int, spec: str) -> str:
@@ -93,17 +94,24 @@ def play_job(job: Job, specs: list, settings: dict, keep_record: bool) -> dict:
         played = play_game(game, agents, [label(e, specs[e]) for e in job.seating])
     except IllegalActionError as exc:
         raise IllegalActionError(f"game {job.index} (seed {job.seed}): {exc}") from None
-    result = {"game": job.index, "deal": job.deal, "rotation": job.rotation, "seed": job.seed,
-              "seating": list(job.seating), "decisions": len(played.actions), **ending(game),
-              "seat_decisions": played.decisions, "seat_think": played.think}
+    result = {
+        "game": job.index,
+        "deal": job.deal,
+        "rotation": job.rotation,
+        "seed": job.seed,
+        "seating": list(job.seating),
+        "decisions": len(played.actions),
+        **ending(game),
+        "seat_decisions": played.decisions,
+        "seat_think": played.think,
+    }
     if keep_record:
         drawn = settings["victory_card"] is None and not settings["point_variant"]
         result["record"] = records.make(game, job.seed, drawn, seated, played.actions, game=job.index)
     return result
 
 
-def run(specs: list, games: int, seed: int, settings: dict, workers: int | None = None,
-        on_record=None) -> list[dict]:
+def run(specs: list, games: int, seed: int, settings: dict, workers: int | None = None, on_record=None) -> list[dict]:
     """Play the tournament; one result per game, in schedule order.
 
     With `on_record`, each game's record is handed to it as the game comes in (to be
@@ -126,16 +134,32 @@ def run(specs: list, games: int, seed: int, settings: dict, workers: int | None 
 
 def _appearances(results: list, specs: list) -> list[dict]:
     """One row per entrant per game."""
-    return [{"entrant": e, "spec": specs[e], "seat": seat, "win": r["wins"][seat], "score": r["scores"][seat],
-             "rank": r["ranks"][seat], "decisions": r["seat_decisions"][seat], "think": r["seat_think"][seat]}
-            for r in results for seat, e in enumerate(r["seating"])]
+    return [
+        {
+            "entrant": e,
+            "spec": specs[e],
+            "seat": seat,
+            "win": r["wins"][seat],
+            "score": r["scores"][seat],
+            "rank": r["ranks"][seat],
+            "decisions": r["seat_decisions"][seat],
+            "think": r["seat_think"][seat],
+        }
+        for r in results
+        for seat, e in enumerate(r["seating"])
+    ]
 
 
 def _aggregate(rows: list) -> dict:
     games, wins = len(rows), sum(r["win"] for r in rows)
-    return {"games": games, "wins": wins, "win_rate": wins / games, "win_ci": list(wilson(wins, games)),
-            "mean_score": float(np.mean([r["score"] for r in rows])),
-            "mean_rank": float(np.mean([r["rank"] for r in rows]))}
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games,
+        "win_ci": list(wilson(wins, games)),
+        "mean_score": float(np.mean([r["score"] for r in rows])),
+        "mean_rank": float(np.mean([r["rank"] for r in rows])),
+    }
 
 
 def _seconds_per_decision(rows: list) -> float:
@@ -151,24 +175,42 @@ def summarize(results: list, specs: list, seed: int, settings: dict) -> dict:
     rows = _appearances(results, specs)
     rated = ratings(n, ((r["seating"], r["ranks"]) for r in results))
     seats = Counter((r["entrant"], r["seat"]) for r in rows)
-    entrants = [{"entrant": e, "spec": spec, "label": label(e, spec),
-                 "seats": [seats[e, s] for s in range(n)],
-                 **_aggregate([r for r in rows if r["entrant"] == e]), "rating": rated[e]}
-                for e, spec in enumerate(specs)]
-    by_spec = [{"spec": spec, **_aggregate([r for r in rows if r["spec"] == spec])}
-               for spec in dict.fromkeys(specs)]
+    entrants = [
+        {
+            "entrant": e,
+            "spec": spec,
+            "label": label(e, spec),
+            "seats": [seats[e, s] for s in range(n)],
+            **_aggregate([r for r in rows if r["entrant"] == e]),
+            "rating": rated[e],
+        }
+        for e, spec in enumerate(specs)
+    ]
+    by_spec = [{"spec": spec, **_aggregate([r for r in rows if r["spec"] == spec])} for spec in dict.fromkeys(specs)]
     return {
-        "format": "tribune-tournament", "version": 1,
-        "settings": {"agents": list(specs), "seed": seed, "games": len(results), "deals": len(results) // n,
-                     **settings},
+        "format": "tribune-tournament",
+        "version": 1,
+        "settings": {
+            "agents": list(specs),
+            "seed": seed,
+            "games": len(results),
+            "deals": len(results) // n,
+            **settings,
+        },
         "entrants": entrants,
         "specs": by_spec,
-        "games": {"count": len(results),
-                  "mean_rounds": float(np.mean([r["rounds"] for r in results])),
-                  "mean_decisions": float(np.mean([r["decisions"] for r in results])),
-                  "endings": dict(Counter(r["ending"] for r in results)),
-                  "winning_objectives": dict(Counter("+".join(r["objectives"]) for r in results
-                                                     if r["objectives"]).most_common())},
-        "timing": {"seconds_per_decision": {e["label"]: _seconds_per_decision(
-            [r for r in rows if r["entrant"] == e["entrant"]]) for e in entrants}},
+        "games": {
+            "count": len(results),
+            "mean_rounds": float(np.mean([r["rounds"] for r in results])),
+            "mean_decisions": float(np.mean([r["decisions"] for r in results])),
+            "endings": dict(Counter(r["ending"] for r in results)),
+            "winning_objectives": dict(
+                Counter("+".join(r["objectives"]) for r in results if r["objectives"]).most_common()
+            ),
+        },
+        "timing": {
+            "seconds_per_decision": {
+                e["label"]: _seconds_per_decision([r for r in rows if r["entrant"] == e["entrant"]]) for e in entrants
+            }
+        },
     }

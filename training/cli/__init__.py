@@ -5,6 +5,7 @@ One module per group of commands: ``tool_commands`` (demo, bench), ``arena_comma
 what they share. Heavy modules (the engine, agents, matplotlib) are imported inside the
 commands, so that ``tribune --help`` stays quick.
 """
+
 from __future__ import annotations
 
 import click
@@ -19,6 +20,13 @@ def main():
     """Tribune: Primus Inter Pares as a reinforcement-learning environment."""
 
 
-for command in (demo_command, bench_command, tournament_command, play_command, replay_command, train_command,
-                evaluate_command):
+for command in (
+    demo_command,
+    bench_command,
+    tournament_command,
+    play_command,
+    replay_command,
+    train_command,
+    evaluate_command,
+):
     main.add_command(command)

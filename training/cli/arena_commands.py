@@ -1,4 +1,5 @@
 """``tribune tournament``, ``tribune play`` and ``tribune replay``: contests between agents, and their records."""
+
 from __future__ import annotations
 
 import os
@@ -15,13 +16,17 @@ from .options import SEED, WORKERS, FiniteRange, loads_models, output, usage_err
 
 def _game_options(command):
     """--victory-card, --point-variant and --round-limit, shared by tournament and play."""
-    for option in reversed([
-        click.option("--victory-card", metavar="ID",
-                     help="A victory card id [default: drawn with each deal]."),
-        click.option("--point-variant", is_flag=True, help="Play the point-value variant (no victory card)."),
-        click.option("--round-limit", type=click.IntRange(1, MAX_ROUND_LIMIT),
-                     help="Rounds after which a game is truncated [default: the engine's]."),
-    ]):
+    for option in reversed(
+        [
+            click.option("--victory-card", metavar="ID", help="A victory card id [default: drawn with each deal]."),
+            click.option("--point-variant", is_flag=True, help="Play the point-value variant (no victory card)."),
+            click.option(
+                "--round-limit",
+                type=click.IntRange(1, MAX_ROUND_LIMIT),
+                help="Rounds after which a game is truncated [default: the engine's].",
+            ),
+        ]
+    ):
         command = option(command)
     return command
 
@@ -29,8 +34,13 @@ def _game_options(command):
 def _settings(players, victory_card, point_variant, round_limit) -> dict:
     """Game settings, checked by dealing one game, with the round limit made explicit."""
     from tribune_env import Game
-    settings = {"num_players": players, "victory_card": victory_card, "point_variant": point_variant,
-                "round_limit": round_limit}
+
+    settings = {
+        "num_players": players,
+        "victory_card": victory_card,
+        "point_variant": point_variant,
+        "round_limit": round_limit,
+    }
     with usage_errors():
         settings["round_limit"] = Game(**settings, seed=0, log=False).round_limit
     return settings
@@ -39,6 +49,7 @@ def _settings(players, victory_card, point_variant, round_limit) -> dict:
 def _agents(specs) -> list:
     """One agent per spec; an unknown or unavailable agent is a usage error."""
     from agents import make_agent
+
     try:
         with usage_errors():
             return [make_agent(spec) for spec in specs]
@@ -49,16 +60,29 @@ def _agents(specs) -> list:
 @loads_models
 @click.command("tournament")
 @click.argument("specs", metavar="AGENT...", nargs=-1, required=True)
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
-              help="Games to play, rounded up to whole deals (each deal is played in every seat rotation).")
+@click.option(
+    "--games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=100,
+    show_default=True,
+    help="Games to play, rounded up to whole deals (each deal is played in every seat rotation).",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--workers", type=WORKERS, help="Processes [default: the number of CPUs].")
 @_game_options
-@click.option("--out", type=click.Path(file_okay=False), callback=output(directory=True),
-              help="Write results.json, games.csv and tournament.png here.")
-@click.option("--records", type=click.Path(dir_okay=False), callback=output(),
-              help="Save every game as a record, one JSON line each, for tribune replay (the file is "
-                   "replaced, and written as the games end).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    callback=output(directory=True),
+    help="Write results.json, games.csv and tournament.png here.",
+)
+@click.option(
+    "--records",
+    type=click.Path(dir_okay=False),
+    callback=output(),
+    help="Save every game as a record, one JSON line each, for tribune replay (the file is "
+    "replaced, and written as the games end).",
+)
 def tournament_command(specs, games, seed, workers, victory_card, point_variant, round_limit, out, records):
     """Play agents against each other, one spec per seat (2 to 5 seats).
 
@@ -72,8 +96,9 @@ def tournament_command(specs, games, seed, workers, victory_card, point_variant,
     from ..arena import plots, report
     from ..arena import records as saved
     from ..arena import tournament as t
+
     settings = _settings(len(specs), victory_card, point_variant, round_limit)
-    _agents(dict.fromkeys(specs))               # a bad spec stops here, before any game
+    _agents(dict.fromkeys(specs))  # a bad spec stops here, before any game
     with usage_errors(), saved.writer(records) if records else nullcontext() as add_record:
         results = t.run(list(specs), games, seed, settings, workers, on_record=add_record)
     summary = t.summarize(results, list(specs), seed, settings)
@@ -90,12 +115,20 @@ def tournament_command(specs, games, seed, workers, victory_card, point_variant,
 @click.command("play")
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat, from 0.")
-@click.option("--opponents", default="random", show_default=True,
-              help="Agent specs of the other seats in seat order, comma-separated; one spec fills them all.")
+@click.option(
+    "--opponents",
+    default="random",
+    show_default=True,
+    help="Agent specs of the other seats in seat order, comma-separated; one spec fills them all.",
+)
 @click.option("--seed", type=SEED, help="Deal seed [default: a random one, shown].")
 @_game_options
-@click.option("--record", type=click.Path(dir_okay=False), callback=output(),
-              help="Add the finished game to this records file (created if needed) for tribune replay.")
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False),
+    callback=output(),
+    help="Add the finished game to this records file (created if needed) for tribune replay.",
+)
 def play_command(players, seat, opponents, seed, victory_card, point_variant, round_limit, record):
     """Play a game in the terminal against agents.
 
@@ -106,24 +139,31 @@ def play_command(players, seat, opponents, seed, victory_card, point_variant, ro
     if seat >= players:
         raise click.UsageError(f"--seat must be 0 to {players - 1} for {players} players, got {seat}")
     from agents import split_specs
+
     specs = split_specs(opponents)
     specs = specs * (players - 1) if len(specs) == 1 else specs
     if len(specs) != players - 1:
-        raise click.UsageError(f"{players} players need {players - 1} opponents (or one spec for all); "
-                               f"got {len(specs)}: {', '.join(specs)}")
+        raise click.UsageError(
+            f"{players} players need {players - 1} opponents (or one spec for all); "
+            f"got {len(specs)}: {', '.join(specs)}"
+        )
     from agents.human import HumanAgent, Quit
     from tribune_env import Game
 
     from ..arena import records as saved
     from ..arena.games import ending, reset_agents
     from ..arena.play import play_human
+
     settings = _settings(players, victory_card, point_variant, round_limit)
     seed = int.from_bytes(os.urandom(4), "little") if seed is None else seed
     opponents = _agents(specs)
     human = HumanAgent()
     seated = specs[:seat] + ["human"] + specs[seat:]
-    click.echo(f"Seed {seed}; you are player_{seat}; " + ", ".join(
-        f"player_{p}: {spec}" for p, spec in enumerate(seated) if p != seat) + ".")
+    click.echo(
+        f"Seed {seed}; you are player_{seat}; "
+        + ", ".join(f"player_{p}: {spec}" for p, spec in enumerate(seated) if p != seat)
+        + "."
+    )
     game = Game(**settings, seed=seed)
     reset_agents(opponents[:seat] + [human] + opponents[seat:], seed)
     try:
@@ -133,8 +173,11 @@ def play_command(players, seat, opponents, seed, victory_card, point_variant, ro
         click.echo("\nYou left the game.")
         return
     end = ending(game)
-    click.echo("You won!" if seat in end["winners"] else
-               f"You finished with {end['scores'][seat]} points, rank {end['ranks'][seat]} of {players}.")
+    click.echo(
+        "You won!"
+        if seat in end["winners"]
+        else f"You finished with {end['scores'][seat]} points, rank {end['ranks'][seat]} of {players}."
+    )
     if record:
         drawn = victory_card is None and not point_variant
         saved.write(record, [saved.make(game, seed, drawn, seated, played.actions)], append=True)
@@ -143,11 +186,22 @@ def play_command(players, seat, opponents, seed, victory_card, point_variant, ro
 
 @click.command("replay")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--game", "index", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Which game of the file (from 0, as numbered in games.csv).")
+@click.option(
+    "--game",
+    "index",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Which game of the file (from 0, as numbered in games.csv).",
+)
 @click.option("--auto", is_flag=True, help="Play through without waiting for Enter.")
-@click.option("--delay", type=FiniteRange(0, 60), default=0.0, show_default=True,
-              help="Seconds to pause after each step with --auto.")
+@click.option(
+    "--delay",
+    type=FiniteRange(0, 60),
+    default=0.0,
+    show_default=True,
+    help="Seconds to pause after each step with --auto.",
+)
 def replay_command(file, index, auto, delay):
     """Play back a saved game step by step: the table and what each step did.
 
@@ -155,6 +209,7 @@ def replay_command(file, index, auto, delay):
     game ended as the record says.
     """
     from ..arena import records as saved
+
     with usage_errors():
         record = saved.read(file, index)
         total = len(record["actions"])
@@ -165,8 +220,9 @@ def replay_command(file, index, auto, delay):
                 click.echo(f"Replay stopped at step {step} of {total}.")
                 return
     if not saved.matches(game, record):
-        raise click.ClickException(f"the replay does NOT end as recorded: recorded {record['outcome']}, "
-                                   f"replayed {saved.outcome(game)}")
+        raise click.ClickException(
+            f"the replay does NOT end as recorded: recorded {record['outcome']}, replayed {saved.outcome(game)}"
+        )
     click.echo(f"The replay ends as recorded: {record['outcome']}")
 
 

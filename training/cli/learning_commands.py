@@ -5,6 +5,7 @@ flags and config files always offer the same settings. Precedence: the defaults,
 ``--config FILE``, then the flags given. ``--resume`` reads the run's saved settings
 instead of the defaults and the file; flags still apply (``--steps`` extends a run).
 """
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,8 @@ from pathlib import Path
 
 import click
 
-from ..learning import config as configs
 from ..bounds import MAX_GAMES
+from ..learning import config as configs
 from .options import SEED, WORKERS, loads_models, output, usage_errors
 
 
@@ -23,20 +24,37 @@ def _setting_flags(command):
     for f in reversed(fields(configs.TrainConfig)):
         kind = {int: click.INT, float: click.FLOAT, str: click.STRING}[type(f.default)]
         bounds = f"{f.metadata['range']}; " if f.metadata["range"] else ""
-        command = click.option(f"--{f.name.replace('_', '-')}", f.name, type=kind, default=None,
-                               help=f"{f.metadata['help']} [{bounds}default: {f.default}]")(command)
+        command = click.option(
+            f"--{f.name.replace('_', '-')}",
+            f.name,
+            type=kind,
+            default=None,
+            help=f"{f.metadata['help']} [{bounds}default: {f.default}]",
+        )(command)
     return command
 
 
 @loads_models
 @click.command("train")
-@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
-              help="A TOML file of settings (see configs/).")
-@click.option("--out", type=click.Path(file_okay=False), default="runs/latest", show_default=True,
-              callback=output(directory=True),
-              help="The run's directory: checkpoints, snapshots, logs, models and plots.")
-@click.option("--resume", is_flag=True, help="Continue the run in --out from its last checkpoint (the files "
-                                             "it names must lie in --out).")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A TOML file of settings (see configs/).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="runs/latest",
+    show_default=True,
+    callback=output(directory=True),
+    help="The run's directory: checkpoints, snapshots, logs, models and plots.",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the run in --out from its last checkpoint (the files it names must lie in --out).",
+)
 @_setting_flags
 def train_command(config_file, out, resume, **flags):
     """Self-play training with MaskablePPO against a pool of baselines and earlier snapshots.
@@ -46,6 +64,7 @@ def train_command(config_file, out, resume, **flags):
     with the best model's results table and the learning-curve plot.
     """
     from ..learning import selfplay
+
     given = {k: v for k, v in flags.items() if v is not None}
     saved = Path(out) / "config.toml"
     if resume and config_file:
@@ -65,40 +84,63 @@ def train_command(config_file, out, resume, **flags):
     click.echo(f"\ntrained {state['steps']:,} steps in {state['seconds'] / 60:.1f} minutes")
     click.echo(f"best model: {files.best} (step {best['steps']:,}); its evaluation:")
     from ..learning.baselines import table
+
     click.echo(table(result["rows"]))
-    click.echo(f"\nlearning curve: {files.curve}\nlogs: {files.training}, {files.evaluations}, "
-               f"{files.root}/progress.csv, {files.tensorboard}/")
+    click.echo(
+        f"\nlearning curve: {files.curve}\nlogs: {files.training}, {files.evaluations}, "
+        f"{files.root}/progress.csv, {files.tensorboard}/"
+    )
 
 
 @loads_models
 @click.command("evaluate")
 @click.argument("model", type=click.Path(exists=True, dir_okay=False))
-@click.option("--opponents", default="random,heuristic", show_default=True,
-              help="Agent specs to play against, comma-separated; each is evaluated separately.")
-@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
-              help="Players per game: the model in one seat, the opponent in all others.")
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True,
-              help="Games per opponent, rounded up to whole deals (one per seat rotation).")
+@click.option(
+    "--opponents",
+    default="random,heuristic",
+    show_default=True,
+    help="Agent specs to play against, comma-separated; each is evaluated separately.",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 5),
+    default=2,
+    show_default=True,
+    help="Players per game: the model in one seat, the opponent in all others.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=200,
+    show_default=True,
+    help="Games per opponent, rounded up to whole deals (one per seat rotation).",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--workers", type=WORKERS, help="Processes [default: the number of CPUs].")
-@click.option("--out", type=click.Path(file_okay=False), callback=output(directory=True),
-              help="Write evaluation.json and evaluation.png here.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    callback=output(directory=True),
+    help="Write evaluation.json and evaluation.png here.",
+)
 def evaluate_command(model, opponents, players, games, seed, workers, out):
     """Play a trained model (a MaskablePPO .zip) against baseline agents: win rates with 95% intervals."""
     from agents import make_agent, split_specs
 
     from ..learning import baselines, figures
+
     specs = [s for s in split_specs(opponents) if s]
     if not specs:
         raise click.BadParameter("name at least one agent spec", param_hint="--opponents")
     with usage_errors():
         for spec in [f"model:{model}", *specs]:
-            make_agent(spec)                     # a bad spec or model file stops here
+            make_agent(spec)  # a bad spec or model file stops here
         rows = baselines.evaluate_model(model, specs, players, games, seed, workers)
     click.echo(baselines.table(rows))
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
-        (Path(out) / "evaluation.json").write_text(json.dumps({"model": str(model), "seed": seed, "rows": rows},
-                                                              indent=1))
+        (Path(out) / "evaluation.json").write_text(
+            json.dumps({"model": str(model), "seed": seed, "rows": rows}, indent=1)
+        )
         figures.evaluation(rows, Path(out) / "evaluation.png")
         click.echo(f"\nwrote {out}/evaluation.json and evaluation.png")

@@ -1,4 +1,5 @@
 """What the ``tribune`` commands share: bounded numbers, output paths tried first, errors as messages."""
+
 from __future__ import annotations
 
 import inspect
@@ -28,13 +29,16 @@ class FiniteRange(click.FloatRange):
 
 def loads_models(command: click.Command) -> click.Command:
     """Say in a command's help that the model files it may load run code."""
-    command.help = inspect.cleandoc(command.help) + ("\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
-                     "of pickled Python objects: loading one runs its code, so load only model files you trust.")
+    command.help = inspect.cleandoc(command.help) + (
+        "\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
+        "of pickled Python objects: loading one runs its code, so load only model files you trust."
+    )
     return command
 
 
 def output(directory: bool = False):
     """A click callback refusing an output path that cannot be written, before the command does any work."""
+
     def check(ctx, param, value):
         if value is not None:
             try:
@@ -42,6 +46,7 @@ def output(directory: bool = False):
             except ConfigError as exc:
                 raise click.BadParameter(str(exc), ctx, param) from None
         return value
+
     return check
 
 

@@ -5,6 +5,7 @@ every rotation of the seating (see :mod:`training.arena.tournament`), so the mod
 same cards from every seat. The result per opponent is the model's win rate with its 95%
 Wilson interval, mean score and rank.
 """
+
 from __future__ import annotations
 
 from tribune_env import Game
@@ -15,12 +16,17 @@ from ..arena.report import grid
 
 def settings(players: int) -> dict:
     """The standard game of `players`: victory card drawn per deal, the engine's round limit."""
-    return {"num_players": players, "victory_card": None, "point_variant": False,
-            "round_limit": Game(players, seed=0, log=False).round_limit}
+    return {
+        "num_players": players,
+        "victory_card": None,
+        "point_variant": False,
+        "round_limit": Game(players, seed=0, log=False).round_limit,
+    }
 
 
-def evaluate_model(model_path, opponents: list, players: int, games: int, seed: int = 0,
-             workers: int | None = None) -> list[dict]:
+def evaluate_model(
+    model_path, opponents: list, players: int, games: int, seed: int = 0, workers: int | None = None
+) -> list[dict]:
     """One row per opponent spec: the model's results in `games` games against it."""
     model, game = f"model:{model_path}", settings(players)
     rows = []
@@ -29,16 +35,36 @@ def evaluate_model(model_path, opponents: list, players: int, games: int, seed: 
         results = tournament.run(specs, games, seed, game, workers)
         summary = tournament.summarize(results, specs, seed, game)
         entrant = summary["entrants"][0]
-        rows.append({"opponent": spec, "players": players, "games": entrant["games"], "wins": entrant["wins"],
-                     "win_rate": entrant["win_rate"], "win_ci": entrant["win_ci"],
-                     "mean_score": entrant["mean_score"], "mean_rank": entrant["mean_rank"],
-                     "mean_rounds": summary["games"]["mean_rounds"]})
+        rows.append(
+            {
+                "opponent": spec,
+                "players": players,
+                "games": entrant["games"],
+                "wins": entrant["wins"],
+                "win_rate": entrant["win_rate"],
+                "win_ci": entrant["win_ci"],
+                "mean_score": entrant["mean_score"],
+                "mean_rank": entrant["mean_rank"],
+                "mean_rounds": summary["games"]["mean_rounds"],
+            }
+        )
     return rows
 
 
 def table(rows: list) -> str:
     """The evaluation as a printed table."""
-    return grid(["opponent", "players", "games", "wins", "win rate [95% CI]", "mean score", "mean rank"],
-                  [[r["opponent"], r["players"], r["games"], f"{r['wins']:.1f}",
-                    f"{r['win_rate']:.3f} [{r['win_ci'][0]:.3f}, {r['win_ci'][1]:.3f}]",
-                    f"{r['mean_score']:.1f}", f"{r['mean_rank']:.2f}"] for r in rows])
+    return grid(
+        ["opponent", "players", "games", "wins", "win rate [95% CI]", "mean score", "mean rank"],
+        [
+            [
+                r["opponent"],
+                r["players"],
+                r["games"],
+                f"{r['wins']:.1f}",
+                f"{r['win_rate']:.3f} [{r['win_ci'][0]:.3f}, {r['win_ci'][1]:.3f}]",
+                f"{r['mean_score']:.1f}",
+                f"{r['mean_rank']:.2f}",
+            ]
+            for r in rows
+        ],
+    )

@@ -5,6 +5,7 @@ any subset of the fields at top level (see ``training/configs/``); unknown keys 
 raise :class:`~tribune_env.errors.ConfigError` naming them. The resolved settings are
 saved with each run, and a resumed run reads them back from there.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,8 +19,8 @@ from tribune_env.errors import ConfigError
 
 from ..bounds import MAX_GAMES, MAX_SEED, MAX_WORKERS
 
-MAX_BYTES = 2**20             # a config file: a few hundred bytes
-MAX_ROLLOUT = 65_536          # n_steps x num_envs: the rollout is held in memory, about 8 KB a step
+MAX_BYTES = 2**20  # a config file: a few hundred bytes
+MAX_ROLLOUT = 65_536  # n_steps x num_envs: the rollout is held in memory, about 8 KB a step
 MAX_LAYERS, MAX_WIDTH = 4, 512
 MAX_STEPS = 10**10
 
@@ -57,35 +58,45 @@ class TrainConfig:
     num_envs: int = setting(32, "Games played side by side.", Range(1, 1024))
     seed: int = setting(0, "Seed of the games, the network and the opponent draws.", Range(0, MAX_SEED))
     reward: str = setting("win", f"Final reward scheme: {', '.join(SCHEMES)}.")
-    baselines: str = setting("random=1,heuristic=2",
-                             "Baseline agents in the opponent pool, as spec=weight pairs (comma-separated).")
-    snapshot_every: int = setting(50_000, "Steps between snapshots of the learner added to the opponent pool "
-                                          "(0: none).", Range(0, MAX_STEPS))
+    baselines: str = setting(
+        "random=1,heuristic=2", "Baseline agents in the opponent pool, as spec=weight pairs (comma-separated)."
+    )
+    snapshot_every: int = setting(
+        50_000, "Steps between snapshots of the learner added to the opponent pool (0: none).", Range(0, MAX_STEPS)
+    )
     snapshot_weight: float = setting(1.0, "Pool weight of each snapshot.", Range(0, 10**6, above=True))
-    imitation_games: int = setting(0, "Heuristic self-play games whose decisions the network imitates before PPO "
-                                      "(0: none; their decisions are held in memory, about 1 MB a 2-player game).",
-                                  Range(0, 10_000))
+    imitation_games: int = setting(
+        0,
+        "Heuristic self-play games whose decisions the network imitates before PPO "
+        "(0: none; their decisions are held in memory, about 1 MB a 2-player game).",
+        Range(0, 10_000),
+    )
     imitation_epochs: int = setting(6, "Passes over the imitation data.", Range(1, 1000))
-    advisor: str = setting("", "Agent spec whose move is appended to the learner's observations, e.g. heuristic "
-                               "('': none).")
+    advisor: str = setting(
+        "", "Agent spec whose move is appended to the learner's observations, e.g. heuristic ('': none)."
+    )
     eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
     eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
-    eval_opponents: str = setting("random,heuristic", "Agent specs evaluated against, comma-separated; the last "
-                                                      "one picks the best model.")
+    eval_opponents: str = setting(
+        "random,heuristic", "Agent specs evaluated against, comma-separated; the last one picks the best model."
+    )
     checkpoint_every: int = setting(50_000, "Steps between checkpoints.", Range(1, MAX_STEPS))
-    net_arch: str = setting("256,256", f"Hidden layer sizes of policy and value nets, 1 to {MAX_LAYERS} layers of "
-                                       f"1 to {MAX_WIDTH}.")
+    net_arch: str = setting(
+        "256,256", f"Hidden layer sizes of policy and value nets, 1 to {MAX_LAYERS} layers of 1 to {MAX_WIDTH}."
+    )
     learning_rate: float = setting(3e-4, "Adam step size.", Range(0, 1, above=True))
-    n_steps: int = setting(128, f"Steps per game slot in each rollout (n_steps x num_envs at most {MAX_ROLLOUT:,}).",
-                           Range(1, MAX_ROLLOUT))
+    n_steps: int = setting(
+        128, f"Steps per game slot in each rollout (n_steps x num_envs at most {MAX_ROLLOUT:,}).", Range(1, MAX_ROLLOUT)
+    )
     batch_size: int = setting(1024, "Minibatch size of the PPO update.", Range(2, MAX_ROLLOUT))
     n_epochs: int = setting(4, "Passes over each rollout.", Range(1, 1000))
     gamma: float = setting(1.0, "Discount; the only reward is at the end of a game.", Range(0, 1))
     gae_lambda: float = setting(0.95, "GAE lambda.", Range(0, 1))
     clip_range: float = setting(0.1, "PPO clipping.", Range(0, 1, above=True))
     ent_coef: float = setting(0.003, "Entropy bonus.", Range(0, 1))
-    workers: int = setting(0, "Processes for the learner's games, imitation and evaluation (0: the number of "
-                              "CPUs).", Range(0, MAX_WORKERS))
+    workers: int = setting(
+        0, "Processes for the learner's games, imitation and evaluation (0: the number of CPUs).", Range(0, MAX_WORKERS)
+    )
 
     def __post_init__(self):
         for f in fields(self):
@@ -95,10 +106,13 @@ class TrainConfig:
         if self.reward not in SCHEMES:
             raise ConfigError(f"bad training config: reward must be one of {SCHEMES}")
         if self.n_steps * self.num_envs > MAX_ROLLOUT:
-            raise ConfigError(f"bad training config: n_steps x num_envs must be at most {MAX_ROLLOUT:,} "
-                              f"(the rollout is held in memory), got {self.n_steps * self.num_envs:,}")
+            raise ConfigError(
+                f"bad training config: n_steps x num_envs must be at most {MAX_ROLLOUT:,} "
+                f"(the rollout is held in memory), got {self.n_steps * self.num_envs:,}"
+            )
         self.layers()
         from agents import parse_spec  # agent names are checked now, models when loaded
+
         for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + ([self.advisor] if self.advisor else []):
             parse_spec(spec)
         if not self.evaluation_specs():
@@ -112,8 +126,10 @@ class TrainConfig:
         if not sizes or min(sizes) < 1:
             raise ConfigError(f"bad training config: net_arch {self.net_arch!r} is not sizes like '256,256'")
         if len(sizes) > MAX_LAYERS or max(sizes) > MAX_WIDTH:
-            raise ConfigError(f"bad training config: net_arch {self.net_arch!r} must have 1 to {MAX_LAYERS} "
-                              f"layers of at most {MAX_WIDTH}")
+            raise ConfigError(
+                f"bad training config: net_arch {self.net_arch!r} must have 1 to {MAX_LAYERS} "
+                f"layers of at most {MAX_WIDTH}"
+            )
         return sizes
 
     def pool(self) -> list[tuple[str, float]]:
@@ -133,6 +149,7 @@ class TrainConfig:
 
     def evaluation_specs(self) -> list[str]:
         from agents import split_specs
+
         return [s for s in split_specs(self.eval_opponents) if s]
 
     def replace(self, **changes) -> TrainConfig:
@@ -162,7 +179,7 @@ def _typed(name: str, value, source: str):
         raise ConfigError(f"{source}: {name} must be {want.__name__}, got {value!r}")
     try:
         return want(value)
-    except OverflowError:                       # an int beyond any float
+    except OverflowError:  # an int beyond any float
         raise ConfigError(f"{source}: {name} is out of range") from None
 
 

@@ -1,4 +1,5 @@
 """Pictures of learning: a training run's learning curve, and a model's evaluation against the baselines."""
+
 from __future__ import annotations
 
 from matplotlib.figure import (
@@ -11,6 +12,7 @@ from ..arena.plots import win_bars
 def learning_curve(files, config) -> None:
     """Write the run's learning curve: evaluation win rates (95% bands) and the self-play win rate."""
     from .selfplay import read_csv
+
     evaluations, training = read_csv(files.evaluations), read_csv(files.training)
     fig = Figure(figsize=(8, 4.5), layout="constrained")
     ax = fig.subplots()
@@ -20,11 +22,21 @@ def learning_curve(files, config) -> None:
         ax.plot(steps, [r["win_rate"] for r in rows], marker="o", label=f"vs {opponent} (evaluation)")
         ax.fill_between(steps, [r["low"] for r in rows], [r["high"] for r in rows], alpha=0.2)
     if training:
-        ax.plot([r["steps"] for r in training], [r["win_rate"] for r in training], color="grey", alpha=0.6,
-                linewidth=1, label="vs the opponent pool (training games)")
+        ax.plot(
+            [r["steps"] for r in training],
+            [r["win_rate"] for r in training],
+            color="grey",
+            alpha=0.6,
+            linewidth=1,
+            label="vs the opponent pool (training games)",
+        )
     ax.axhline(1 / config.players, color="grey", linestyle="--", label="even share")
-    ax.set(title=f"Learning curve, {config.players} players: win rate with 95% Wilson interval",
-           xlabel="learner steps", ylabel="wins per game", ylim=(0, 1))
+    ax.set(
+        title=f"Learning curve, {config.players} players: win rate with 95% Wilson interval",
+        xlabel="learner steps",
+        ylabel="wins per game",
+        ylim=(0, 1),
+    )
     ax.legend(loc="best", fontsize="small")
     fig.savefig(files.curve, dpi=120)
 

@@ -8,6 +8,7 @@ policy is fitted to the choices (masked cross-entropy) and the value head to the
 rewards. PPO takes over from there. With an advisor (:mod:`tribune_env.envs.advice`) the
 recorded observations are advised, as the learner's will be.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,10 +25,10 @@ from ..arena.processes import parallel_map
 
 @dataclass
 class Demonstrations:
-    observations: np.ndarray      # (decisions, observation size) float32
-    masks: np.ndarray             # (decisions, actions) bool
-    actions: np.ndarray           # (decisions,) int64
-    returns: np.ndarray           # (decisions,) float32: the chooser's final reward
+    observations: np.ndarray  # (decisions, observation size) float32
+    masks: np.ndarray  # (decisions, actions) bool
+    actions: np.ndarray  # (decisions,) int64
+    returns: np.ndarray  # (decisions,) float32: the chooser's final reward
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -37,14 +38,18 @@ def _play(job: tuple) -> tuple:
     """Heuristic self-play games `first`..`first + count - 1`, each seeded from `seed` and its number."""
     from agents import make_agent
     from agents.heuristic import HeuristicAgent
+
     seed, first, count, players, reward, advisor = job
     observations, masks, actions, returns = [], [], [], []
     for number in range(first, first + count):
         game_seed = derive_seed(seed, number)
         game = Game(players, seed=game_seed, log=False)
         agents = [HeuristicAgent(seed=derive_seed(game_seed, seat)) for seat in range(players)]
-        advisors = [make_agent(advisor, seed=derive_seed(game_seed, players + seat)) for seat in range(players)] \
-            if advisor else None
+        advisors = (
+            [make_agent(advisor, seed=derive_seed(game_seed, players + seat)) for seat in range(players)]
+            if advisor
+            else None
+        )
         seats = []
         while not game.is_over:
             seat = game.current_player
@@ -62,19 +67,22 @@ def _play(job: tuple) -> tuple:
     return observations, masks, actions, returns
 
 
-def demonstrations(games: int, players: int, reward: str, seed: int, workers: int = 1,
-                   progress=None, advisor: str = "") -> Demonstrations:
+def demonstrations(
+    games: int, players: int, reward: str, seed: int, workers: int = 1, progress=None, advisor: str = ""
+) -> Demonstrations:
     """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`.
 
     With an `advisor` spec the observations are advised by that agent.
     """
-    chunk = max(1, min(25, -(-games // (4 * workers))))       # games are seeded by number: any split gives the same data
+    chunk = max(1, min(25, -(-games // (4 * workers))))  # games are seeded by number: any split gives the same data
     jobs = [(seed, first, min(chunk, games - first), players, reward, advisor) for first in range(0, games, chunk)]
     parts = list(_advance(parallel_map(_play, jobs, workers), jobs, progress))
-    return Demonstrations(np.array([o for p in parts for o in p[0]], dtype=np.float32),
-                          np.array([m for p in parts for m in p[1]], dtype=bool),
-                          np.array([a for p in parts for a in p[2]], dtype=np.int64),
-                          np.array([r for p in parts for r in p[3]], dtype=np.float32))
+    return Demonstrations(
+        np.array([o for p in parts for o in p[0]], dtype=np.float32),
+        np.array([m for p in parts for m in p[1]], dtype=bool),
+        np.array([a for p in parts for a in p[2]], dtype=np.int64),
+        np.array([r for p in parts for r in p[3]], dtype=np.float32),
+    )
 
 
 def _advance(parts, jobs, progress):
@@ -84,18 +92,20 @@ def _advance(parts, jobs, progress):
         yield part
 
 
-def imitate(policy, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
-            progress=None) -> list[dict]:
+def imitate(
+    policy, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int, progress=None
+) -> list[dict]:
     """Fit a MaskablePPO policy to the demonstrations; one dict of losses and accuracy per epoch.
 
     A tenth of the decisions (at least one) is held out to measure how often the policy's
     most probable action is the heuristic's.
     """
     import torch
+
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(data))
-    held = order[:max(1, len(data) // 10)]
-    train = order[len(held):] if len(order) > len(held) else order
+    held = order[: max(1, len(data) // 10)]
+    train = order[len(held) :] if len(order) > len(held) else order
     tensors = {k: torch.as_tensor(getattr(data, k)) for k in ("observations", "actions", "returns")}
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
@@ -103,7 +113,7 @@ def imitate(policy, data: Demonstrations, epochs: int, batch_size: int, learning
     for epoch in range(epochs):
         rows_order = rng.permutation(train)
         for start in range(0, len(rows_order), batch_size):
-            rows = rows_order[start:start + batch_size]
+            rows = rows_order[start : start + batch_size]
             loss, _ = _losses(policy, tensors, data.masks, rows)
             optimizer.zero_grad()
             loss.backward()
@@ -122,12 +132,15 @@ def imitate(policy, data: Demonstrations, epochs: int, batch_size: int, learning
 def _losses(policy, tensors: dict, masks: np.ndarray, rows: np.ndarray):
     """Cross-entropy of the heuristic's choices plus the value head's squared error."""
     import torch
+
     observations = tensors["observations"][rows]
     distribution = policy.get_distribution(observations, action_masks=masks[rows])
     actions = tensors["actions"][rows]
     policy_loss = -distribution.log_prob(actions).mean()
-    value_loss = torch.nn.functional.mse_loss(policy.predict_values(observations).flatten(),
-                                              tensors["returns"][rows])
+    value_loss = torch.nn.functional.mse_loss(policy.predict_values(observations).flatten(), tensors["returns"][rows])
     accuracy = (distribution.distribution.probs.argmax(dim=1) == actions).float().mean()
-    return policy_loss + 0.5 * value_loss, {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
-                                            "accuracy": accuracy.item()}
+    return policy_loss + 0.5 * value_loss, {
+        "policy_loss": policy_loss.item(),
+        "value_loss": value_loss.item(),
+        "accuracy": accuracy.item(),
+    }

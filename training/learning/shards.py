@@ -11,6 +11,7 @@ added later with ``add_opponent``, are pickled to every shard: a
 :class:`~agents.model.ModelAgent` travels as its file path and is loaded again there.
 Workers are spawned, not forked (a fork of a process that has run torch can deadlock).
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -42,7 +43,7 @@ def _serve(connection, settings: dict) -> None:
                 reply = (env.reset(), env.action_masks(), env.reset_infos)
             elif command == "step":
                 reply = (*env.step(argument), env.action_masks())
-            else:                              # ("call", (method, args, kwargs))
+            else:  # ("call", (method, args, kwargs))
                 name, args, kwargs = argument
                 reply = getattr(env, name)(*args, **kwargs)
             connection.send((True, reply))
@@ -99,8 +100,9 @@ class ShardedVectorEnv(VectorEnv):
         with _one_thread_each():
             for size, shard_seed in zip(sizes, shard_seeds(seed, shards)):
                 ours, theirs = context.Pipe()
-                worker = context.Process(target=_serve, daemon=True,
-                                         args=(theirs, {**settings, "num_envs": size, "seed": shard_seed}))
+                worker = context.Process(
+                    target=_serve, daemon=True, args=(theirs, {**settings, "num_envs": size, "seed": shard_seed})
+                )
                 worker.start()
                 theirs.close()
                 self._connections.append(ours)
@@ -162,8 +164,12 @@ class ShardedVectorEnv(VectorEnv):
     def step_wait(self):
         replies = self._receive_all()
         self._masks = np.concatenate([r[4] for r in replies])
-        return (np.concatenate([r[0] for r in replies]), np.concatenate([r[1] for r in replies]),
-                np.concatenate([r[2] for r in replies]), [info for r in replies for info in r[3]])
+        return (
+            np.concatenate([r[0] for r in replies]),
+            np.concatenate([r[1] for r in replies]),
+            np.concatenate([r[2] for r in replies]),
+            [info for r in replies for info in r[3]],
+        )
 
     def action_masks(self) -> np.ndarray:
         if self._masks is None:

@@ -6,6 +6,7 @@ mask read at each decision. The AEC environments go through PettingZoo's standar
 are interleaved and repeated, and the median is reported, since a busy machine slows
 whichever runs at that moment. Needs the ``bench`` extra (``pettingzoo[classic]``).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -22,7 +23,7 @@ from tribune_env.player import random_action, random_legal
 @dataclass
 class Result:
     name: str
-    rates: list          # decisions per second, one per repeat
+    rates: list  # decisions per second, one per repeat
     note: str = ""
 
     @property
@@ -32,12 +33,13 @@ class Result:
 
 def aec_runner(make):
     """Random play through the AEC loop for about `seconds`; returns (decisions, elapsed)."""
+
     def run(seconds: float, rng: np.random.Generator):
         env = make()
         decisions, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             env.reset(seed=int(rng.integers(2**31)))
-            for agent in env.agent_iter():
+            for _agent in env.agent_iter():
                 observation, _, termination, truncation, _ = env.last()
                 action = None
                 if not (termination or truncation):
@@ -45,17 +47,20 @@ def aec_runner(make):
                     decisions += 1
                 env.step(action)
         return decisions, time.perf_counter() - start
+
     return run
 
 
 def vector_games_runner(num_envs: int, num_players: int):
     """Every seat of N games through VectorGames: batched observations, masks and steps."""
+
     def run(seconds: float, rng: np.random.Generator):
         games = VectorGames(num_envs, seed=int(rng.integers(2**31)), num_players=num_players)
         masks, start = games.masks, time.perf_counter()
         while time.perf_counter() - start < seconds:
             _, masks, _, _, _ = games.step(random_legal(masks, rng))
         return games.decisions, time.perf_counter() - start
+
     return run
 
 
@@ -70,25 +75,28 @@ def vector_env_runner(num_envs: int, num_players: int):
         while time.perf_counter() - start < seconds:
             env.step(random_legal(env.games.masks, rng))
         return env.games.decisions, time.perf_counter() - start
+
     return run
 
 
 def classic(name: str):
     """A maker of PettingZoo's classic environment `name`, from its registry where it has one."""
     try:
-        from pettingzoo import make                      # PettingZoo 1.27 and later
-        maker = lambda: make("aec", f"classic/{name}")   # noqa: E731
+        from pettingzoo import make  # PettingZoo 1.27 and later
+
+        maker = lambda: make("aec", f"classic/{name}")  # noqa: E731
     except ImportError:
         maker = importlib.import_module(f"pettingzoo.classic.{name}").env
     try:
         maker().close()
-    except Exception as exc:                             # the registry wraps missing packages
+    except Exception as exc:  # the registry wraps missing packages
         raise ImportError(f"PettingZoo's {name} cannot be made: {exc}") from exc
     return maker
 
 
 def runners(num_players: int, num_envs: int) -> dict:
     from tribune_env.envs import env
+
     return {
         "connect_four_v3 (AEC)": aec_runner(classic("connect_four_v3")),
         "texas_holdem_v4 (AEC)": aec_runner(classic("texas_holdem_v4")),
@@ -98,13 +106,20 @@ def runners(num_players: int, num_envs: int) -> dict:
     }
 
 
-def run(seconds: float = 3.0, repeats: int = 3, num_players: int = 4, num_envs: int = 64,
-        seed: int = 0, progress: bool = True) -> list[Result]:
+def run(
+    seconds: float = 3.0,
+    repeats: int = 3,
+    num_players: int = 4,
+    num_envs: int = 64,
+    seed: int = 0,
+    progress: bool = True,
+) -> list[Result]:
     """Interleaved repeats of every environment; one Result per environment."""
     from tqdm import tqdm
+
     rng = np.random.default_rng(seed)
     table = runners(num_players, num_envs)
-    for runner in table.values():        # load (or compile) everything before timing
+    for runner in table.values():  # load (or compile) everything before timing
         runner(0.0, rng)
     rates = {name: [] for name in table}
     with tqdm(total=repeats * len(table), desc="bench", unit="run", disable=not progress) as bar:
@@ -123,28 +138,32 @@ def report(results: list[Result], num_players: int, num_envs: int) -> str:
     c4 = by_name["connect_four_v3 (AEC)"]
     aec = by_name[f"tribune AEC, {num_players} players"]
     vec = by_name[f"tribune VectorGames, N={num_envs}"]
-    lines = ["| environment | decisions/s (median) | range | vs connect_four_v3 |",
-             "|---|---:|---:|---:|"]
+    lines = ["| environment | decisions/s (median) | range | vs connect_four_v3 |", "|---|---:|---:|---:|"]
     for r in results:
-        lines.append(f"| {r.name} | {r.median:,.0f} | {min(r.rates):,.0f}-{max(r.rates):,.0f} "
-                     f"| {r.median / c4:.1f}x |")
-    lines += ["",
-              f"tribune AEC / connect_four_v3: {aec / c4:.2f}x (target 2x: {'met' if aec >= 2 * c4 else 'MISSED'})",
-              f"tribune VectorGames N={num_envs} / tribune AEC: {vec / aec:.2f}x "
-              f"(target 2x: {'met' if vec >= 2 * aec else 'MISSED'})"]
+        lines.append(f"| {r.name} | {r.median:,.0f} | {min(r.rates):,.0f}-{max(r.rates):,.0f} | {r.median / c4:.1f}x |")
+    lines += [
+        "",
+        f"tribune AEC / connect_four_v3: {aec / c4:.2f}x (target 2x: {'met' if aec >= 2 * c4 else 'MISSED'})",
+        f"tribune VectorGames N={num_envs} / tribune AEC: {vec / aec:.2f}x "
+        f"(target 2x: {'met' if vec >= 2 * aec else 'MISSED'})",
+    ]
     return "\n".join(lines)
 
 
 def plot(results: list[Result], path) -> None:
     """A bar chart of the medians, with the range of the repeats as whiskers."""
     from matplotlib.figure import Figure
+
     medians = [r.median for r in results]
-    spread = [[m - min(r.rates) for m, r in zip(medians, results)],
-              [max(r.rates) - m for m, r in zip(medians, results)]]
+    spread = [
+        [m - min(r.rates) for m, r in zip(medians, results)],
+        [max(r.rates) - m for m, r in zip(medians, results)],
+    ]
     fig = Figure(figsize=(8, 4), layout="constrained")
     ax = fig.subplots()
     ax.barh([r.name for r in results], medians, xerr=spread, capsize=4, color="tab:blue")
     ax.invert_yaxis()
-    ax.set(xlabel="decisions per second (median, whiskers: range of repeats)",
-           title="Random play through each environment")
+    ax.set(
+        xlabel="decisions per second (median, whiskers: range of repeats)", title="Random play through each environment"
+    )
     fig.savefig(path, dpi=120)

@@ -2,6 +2,7 @@
 
 It needs only the engine, so a fresh install can show a game before any extra is added.
 """
+
 from __future__ import annotations
 
 import numpy as np

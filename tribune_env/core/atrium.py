@@ -1,5 +1,6 @@
 """Region V, the Atrium Auctionorum: "1." turns cards up on placing, then takes them alone or the
 two occupants bid, sealed; the higher bid wins, a tie goes to "1." and the winner pays the loser."""
+
 from numba import njit
 
 from ..data import ATRIUM, PANTHEON

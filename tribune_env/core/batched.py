@@ -4,6 +4,7 @@ One call steps or observes every game of the batch, so Python pays its call over
 once per batch rather than once per game. A row whose action or observer is -1 is left
 alone.
 """
+
 from numba import njit
 
 from ..kernel import JIT

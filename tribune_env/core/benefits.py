@@ -5,6 +5,7 @@ The engine applies those gains (``common.receive``) and the agents price the sam
 each benefit is stated once. Phase 5 and the decisions benefits bring (the assassin, the
 Legates' legion, the temporary favor) are here too.
 """
+
 import numpy as np
 from numba import njit
 
@@ -209,7 +210,7 @@ def faction_benefit(s, k, ev, f):
         push(s, Task.BENEFIT_CHOICE, p, f)
 
 
-CHOICE_OFFSET = np.array([0, 2, -1, 4, -1, 6, 8])   # first option of each faction with a choice
+CHOICE_OFFSET = np.array([0, 2, -1, 4, -1, 6, 8])  # first option of each faction with a choice
 
 
 @njit(**JIT)

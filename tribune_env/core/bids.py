@@ -9,6 +9,7 @@ sees, so the length of the entry tells the table nothing about the amount. The a
 entered so far is kept in ``bids[p]``; ``committed[p]`` is set with the last digit.
 The bid task's arguments are the bidder and the digits it has entered.
 """
+
 from numba import njit
 
 from ..kernel import JIT, K, views

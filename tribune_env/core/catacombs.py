@@ -1,4 +1,5 @@
 """Region VI, the Catacombs: a pile dealt face down; each occupant in turn examines it and may buy a card."""
+
 from numba import njit
 
 from ..data import CATACOMBS, NUM_CARD_TYPES
@@ -20,7 +21,7 @@ def deal_catacombs(s, k, ev, retry):
 def catacombs(s, k, i):
     p = s.space_owner[k[K.SP + CATACOMBS] + i]
     if p >= 0 and s.catacombs.sum() > 0:
-        s.catacombs_seen[p] = s.catacombs     # it examines the pile; others see nothing
+        s.catacombs_seen[p] = s.catacombs  # it examines the pile; others see nothing
         push(s, Task.CATACOMBS_CHOICE, p, i)
 
 
@@ -42,7 +43,7 @@ def catacombs_choice(s, k, ev, action, p, i):
     s.res[p, MONEY] -= price
     s.meta[Meta.COLOSSEUM] += price
     s.catacombs[code] -= 1
-    s.catacombs_seen[p, code] -= 1      # p knows the pile without the card it took
+    s.catacombs_seen[p, code] -= 1  # p knows the pile without the card it took
     s.hand[p, code] += 1
     say(k, ev, Ev.CATACOMBS, p, price)
 

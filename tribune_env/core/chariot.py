@@ -1,4 +1,5 @@
 """Phase 6: the sealed chariot auction and the block it places for the next round."""
+
 from numba import njit
 
 from ..data import NUM_FACTIONS
@@ -23,10 +24,18 @@ def chariot_resolve(s, k, ev):
     """The single highest bid wins and pays the stock; any tie for highest wins nothing."""
     n = k[K.N]
     bids = s.bids[:n]
-    say(k, ev, Ev.CHARIOT_BIDS, s.bids[0], s.bids[1], s.bids[2] if n > 2 else -1,
-        s.bids[3] if n > 3 else -1, s.bids[4] if n > 4 else -1)
+    say(
+        k,
+        ev,
+        Ev.CHARIOT_BIDS,
+        s.bids[0],
+        s.bids[1],
+        s.bids[2] if n > 2 else -1,
+        s.bids[3] if n > 3 else -1,
+        s.bids[4] if n > 4 else -1,
+    )
     top = bids.max()
-    s.meta[Meta.CHARIOT] = -1                 # last round's block ends here
+    s.meta[Meta.CHARIOT] = -1  # last round's block ends here
     leaders, winner = 0, -1
     for p in range(n):
         if bids[p] == top:

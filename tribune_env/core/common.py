@@ -1,4 +1,5 @@
 """Compiled helpers every phase uses: the task stack, drawing, discarding, what a player receives."""
+
 from enum import IntEnum
 
 import numpy as np
@@ -82,7 +83,7 @@ def reshuffle(s, k, ev):
             i += 1
     shuffle(s.rng, cards)
     n = s.meta[Meta.DRAW_N]
-    s.draw[total: total + n] = s.draw[:n].copy()
+    s.draw[total : total + n] = s.draw[:n].copy()
     s.draw[:total] = cards
     s.meta[Meta.DRAW_N] = n + total
     s.meta[Meta.RESHUFFLES] += 1
@@ -194,15 +195,16 @@ class Gain(IntEnum):
     Each benefit and leader states its gains once (``benefits.py``, ``leaders.py``); the
     engine applies them with :func:`receive` and the agents price the same vector.
     """
+
     DENARII = 0
-    FROM_COLOSSEUM = 1    # the denarii are the Colosseum's, which is emptied
+    FROM_COLOSSEUM = 1  # the denarii are the Colosseum's, which is emptied
     LAURELS = 2
     LEGIONS = 3
-    CARDS = 4             # drawn from the draw pile
-    TILE = 5              # SCROLL or TRIBUNE received, or 0
-    ETERNAL = 6           # the eternal favor of the gods
+    CARDS = 4  # drawn from the draw pile
+    TILE = 5  # SCROLL or TRIBUNE received, or 0
+    ETERNAL = 6  # the eternal favor of the gods
     PROCONSUL = 7
-    DECISION = 8          # a Task kind then put to the player (assassin, a leader's choice...), or 0
+    DECISION = 8  # a Task kind then put to the player (assassin, a leader's choice...), or 0
 
 
 GAIN_ITEMS = len(Gain)

@@ -1,4 +1,5 @@
 """Region IV, the Curia: its stacks are dealt in Phase 1; each occupant may discard a card for its stack."""
+
 from numba import njit
 
 from ..data import CURIA, NUM_VALUES

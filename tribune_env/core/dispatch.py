@@ -4,6 +4,7 @@
 stack, runs automatic tasks (and, if enabled, decisions with a single legal action) until
 a real decision or the end, and leaves that decision's mask in ``m``.
 """
+
 import numpy as np
 from numba import njit
 
@@ -18,8 +19,8 @@ from . import placement as pl
 from . import regions as rg
 from . import rounds as ro
 from .common import say, top_task
-from .scoring import check_declarations, meets_victory, objective, scores
 from .events import Ev
+from .scoring import check_declarations, meets_victory, objective, scores
 
 
 @njit(**JIT)
@@ -138,7 +139,7 @@ def apply(s, k, ev, action, kind, p, b, c):
     if kind == Task.PLACE:
         pl.place(s, k, ev, action, p)
     elif kind == Task.SETUP_DISCARD:
-        ro.apply_discard_down(s, k, ev, action, kind, p, False)   # face down: nobody learns them
+        ro.apply_discard_down(s, k, ev, action, kind, p, False)  # face down: nobody learns them
     elif kind == Task.CESURA_DISCARD:
         ro.apply_discard_down(s, k, ev, action, kind, p, True)
     elif kind == Task.ATRIUM_FLIP:
@@ -213,15 +214,15 @@ def forced_in_public(s, k, kind, p, b, only):
     """
     hand = s.hand[p].sum()
     if kind == Task.SETUP_DISCARD or kind == Task.CESURA_DISCARD:
-        return only == k[K.A_COMMIT]       # how many cards were picked is public, which ones not
+        return only == k[K.A_COMMIT]  # how many cards were picked is public, which ones not
     if kind == Task.SACRIFICE:
         return hand == 0
     if kind == Task.MARS_PAIR:
-        return hand < 2                    # no pair without two cards
+        return hand < 2  # no pair without two cards
     if kind == Task.TAKEOVER_SET:
         return hand < k[K.MIN_SET]
     if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
-        return b == 0                      # the first digit's range follows from p's denarii alone
+        return b == 0  # the first digit's range follows from p's denarii alone
     return True
 
 
@@ -233,8 +234,11 @@ def advance(s, k, ev, m):
         kind = s.tasks[top, 0]
         if kind >= Task.SETUP_DISCARD:
             count, last = mask_of_top(s, k, m)
-            if count != 1 or not k[K.AUTO_FORCED] or not forced_in_public(
-                    s, k, kind, s.tasks[top, 1], s.tasks[top, 2], last):
+            if (
+                count != 1
+                or not k[K.AUTO_FORCED]
+                or not forced_in_public(s, k, kind, s.tasks[top, 1], s.tasks[top, 2], last)
+            ):
                 return
             apply_top(s, k, ev, last)
             continue

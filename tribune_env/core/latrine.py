@@ -1,4 +1,5 @@
 """Region III, the Latrine: its card is turned up; take its value in denarii, or pay that to keep it."""
+
 from numba import njit
 
 from ..data import LATRINE, NUM_VALUES

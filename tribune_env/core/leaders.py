@@ -3,6 +3,7 @@ that says what a winning take-over set with the leader gives (a gains vector, ``
 the decisions three of them bring. The engine applies the gains (``common.receive``); the
 agents price them.
 """
+
 from numba import njit
 
 from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, PATRICIANS, PLEBEIANS, PRAETORIANS, VESTALS

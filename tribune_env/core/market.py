@@ -1,4 +1,5 @@
 """Regions I and II, the Thermae and the Forum Romanum: each occupant pays if able and takes its card."""
+
 from numba import njit
 
 from ..data import FORUM, LATRINE, THERMAE
@@ -7,6 +8,7 @@ from ..state import MONEY
 from .common import say
 from .events import Ev
 from .regions import discard_slot, take_slot
+
 
 @njit(**JIT)
 def pays(money, price):
@@ -32,11 +34,11 @@ def buy_each(s, k, ev, space0, slot0, count, cost, region):
 
 @njit(**JIT)
 def thermae(s, k, ev):
-    buy_each(s, k, ev, k[K.SP + THERMAE], k[K.SL + THERMAE], k[K.SL + FORUM] - k[K.SL + THERMAE],
-             k[K.THERMAE_COST], THERMAE)
+    buy_each(
+        s, k, ev, k[K.SP + THERMAE], k[K.SL + THERMAE], k[K.SL + FORUM] - k[K.SL + THERMAE], k[K.THERMAE_COST], THERMAE
+    )
 
 
 @njit(**JIT)
 def forum(s, k, ev):
-    buy_each(s, k, ev, k[K.SP + FORUM], k[K.SL + FORUM], k[K.SL + LATRINE] - k[K.SL + FORUM],
-             k[K.FORUM_COST], FORUM)
+    buy_each(s, k, ev, k[K.SP + FORUM], k[K.SL + FORUM], k[K.SL + LATRINE] - k[K.SL + FORUM], k[K.FORUM_COST], FORUM)

@@ -1,4 +1,5 @@
 """Region VIII, the Field of Mars: pairs laid face down, a laurel each, one more for the single best."""
+
 from numba import njit
 
 from ..data import MARS, NUM_CARD_TYPES, NUM_VALUES
@@ -35,7 +36,7 @@ def mask_mars(s, k, m, p):
     else:
         for f in range(NUM_CARD_TYPES // NUM_VALUES):
             f0 = f * NUM_VALUES
-            if s.hand[p, f0:f0 + NUM_VALUES].sum() >= 2:
+            if s.hand[p, f0 : f0 + NUM_VALUES].sum() >= 2:
                 for c in range(f0, f0 + NUM_VALUES):
                     m[add + c] = s.hand[p, c] > 0
     m[k[K.A_DECLINE]] = 1
@@ -44,7 +45,7 @@ def mask_mars(s, k, m, p):
 @njit(**JIT)
 def mars_pair(s, k, action, p, i):
     if action == k[K.A_COMMIT]:
-        s.hand[p] -= s.build                  # laid face down until every pair is in
+        s.hand[p] -= s.build  # laid face down until every pair is in
         s.mars_pairs[i] = s.build
         s.build[:] = 0
     elif action == k[K.A_DECLINE]:

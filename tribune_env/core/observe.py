@@ -3,12 +3,13 @@
 Offsets come from :class:`tribune_env.observation.ObservationLayout` as an int64 array
 indexed by :class:`~tribune_env.observation.Seg`; the constant part (seats present, victory card) is a template.
 """
+
 from numba import njit
 
 from ..data import MARS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_OBJECTIVES, NUM_VALUES, PANTHEON
 from ..kernel import JIT, K, views
 from ..observation import SLOT_FEATURES, Seg
-from ..state import LAURELS, LEGIONS, MARKERS, MONEY, TILE, ETERNAL, Meta, Status
+from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta, Status
 from ..tasks import Task
 from .bids import bid_position
 from .common import top_task
@@ -75,14 +76,14 @@ def observe(buf, k, seg, template, observer, out):
 
     # what the observer alone holds or has seen
     kind, actor, b, c = 0, -1, 0, 0
-    if s.meta[Meta.STATUS] == Status.RUNNING and s.meta[Meta.N_TASKS] > 0:     # (a staged state may hold none)
+    if s.meta[Meta.STATUS] == Status.RUNNING and s.meta[Meta.N_TASKS] > 0:  # (a staged state may hold none)
         top = top_task(s)
         kind, actor, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
     if actor == observer:
         for card in range(C):
             out[seg[Seg.build] + card] = s.build[card]
     if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
-        out[seg[Seg.own_bid]] = s.bids[observer]       # entered so far, or committed
+        out[seg[Seg.own_bid]] = s.bids[observer]  # entered so far, or committed
     for i in range(s.mars_pairs.shape[0]):
         owner = s.space_owner[k[K.SP + MARS] + i]
         pair = s.mars_pairs[i]
@@ -91,7 +92,7 @@ def observe(buf, k, seg, template, observer, out):
                 out[seg[Seg.own_pairs] + card] += pair[card]
         if pair.sum() == 2:
             out[seg[Seg.pairs_laid] + (owner - observer) % n] += 1
-    for card in range(C):      # as the observer last saw it: later purchases stay secret
+    for card in range(C):  # as the observer last saw it: later purchases stay secret
         out[seg[Seg.catacombs_seen] + card] = s.catacombs_seen[observer, card]
     out[seg[Seg.catacombs_size]] = s.catacombs.sum()
     out[seg[Seg.discard_hidden_size]] = s.discard_hidden.sum()
@@ -124,7 +125,7 @@ def observe(buf, k, seg, template, observer, out):
             out[seg[Seg.context_index] + b] = 1
         elif (kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID) and actor == observer:
             position = bid_position(s, k, observer, b)
-            if position > 0:              # the units, the only digit below the base, stay unmarked
+            if position > 0:  # the units, the only digit below the base, stay unmarked
                 size = seg[Seg.context_role] - seg[Seg.context_index]
                 out[seg[Seg.context_index] + min(position, size) - 1] = 1
         if kind == Task.TAKEOVER_SET:

@@ -1,5 +1,6 @@
 """Region VII, the Pantheon: its card is turned up; each occupant may sacrifice a card of its faction
 for the eternal favor of the gods."""
+
 from numba import njit
 
 from ..data import MARS, NUM_VALUES, PANTHEON
@@ -22,7 +23,7 @@ def pantheon(s, k, ev):
     push(s, Task.PANTHEON_END)
     for space in range(k[K.SP + MARS] - 1, k[K.SP + PANTHEON] - 1, -1):
         p = s.space_owner[space]
-        if p >= 0 and not s.res[p, ETERNAL]:   # a holder of eternal favor may not sacrifice
+        if p >= 0 and not s.res[p, ETERNAL]:  # a holder of eternal favor may not sacrifice
             push(s, Task.SACRIFICE, p)
 
 

@@ -1,4 +1,5 @@
 """Phase 2: placing followers on region spaces, faction fields and the coin bowl."""
+
 from numba import njit
 
 from ..data import ATRIUM, CATACOMBS, MARS, NUM_FACTIONS, PANTHEON, PATRICIANS, VESTALS
@@ -9,14 +10,13 @@ from .common import push, say
 from .events import Ev
 
 
-
 @njit(**JIT)
 def phase2(s, k, ev):
     s.meta[Meta.PHASE] = 2
-    s.followers[:k[K.N]] = k[K.FOLLOWERS]
+    s.followers[: k[K.N]] = k[K.FOLLOWERS]
     proconsul = s.meta[Meta.PROCONSUL]
     if proconsul >= 0 and s.controller[PATRICIANS] == proconsul:
-        s.followers[proconsul] += 1          # the proconsul is one extra follower
+        s.followers[proconsul] += 1  # the proconsul is one extra follower
         say(k, ev, Ev.PROCONSUL, proconsul)
     push(s, Task.PLACE, s.meta[Meta.START_PLAYER])
 
@@ -38,7 +38,7 @@ def pooled_space(s, k, region, p):
     for space in range(start, stop):
         owner = s.space_owner[space]
         if owner == p and region != MARS:
-            return -1                        # never both spaces of the Atrium or the Pantheon
+            return -1  # never both spaces of the Atrium or the Pantheon
         if owner < 0 and free < 0:
             free = space
     return free
@@ -58,8 +58,7 @@ def mask_place(s, k, m, p):
     chariot = s.meta[Meta.CHARIOT]
     for f in range(NUM_FACTIONS):
         first, second = s.field_owner[f, 0], s.field_owner[f, 1]
-        m[k[K.A_FIELD] + f] = ((first < 0 or (second < 0 and first != p))
-                              and s.controller[f] != p and f != chariot)
+        m[k[K.A_FIELD] + f] = (first < 0 or (second < 0 and first != p)) and s.controller[f] != p and f != chariot
     m[k[K.A_COIN_BOWL]] = 1
 
 
@@ -82,10 +81,10 @@ def place(s, k, ev, action, p):
             space = pooled_space(s, k, region, p)
         s.space_owner[space] = p
         if region == PANTHEON:
-            s.pantheon_seen[p] = 1           # a private look at the face-down card
+            s.pantheon_seen[p] = 1  # a private look at the face-down card
         elif region == ATRIUM:
             atrium_first = space == k[K.SP + ATRIUM]
-            if not atrium_first:             # "2." turns the last card face up
+            if not atrium_first:  # "2." turns the last card face up
                 for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
                     s.slot_up[slot] = s.slot_card[slot] >= 0
     s.followers[p] -= 1

@@ -3,6 +3,7 @@
 Each region has its module, with its deal, evaluation, masks and choices: ``market`` (Thermae,
 Forum Romanum), ``latrine``, ``curia``, ``atrium``, ``catacombs``, ``pantheon``, ``mars``.
 """
+
 from numba import njit
 
 from ..data import CATACOMBS, PANTHEON

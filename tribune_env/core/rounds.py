@@ -1,4 +1,5 @@
 """Setup discards, Phase 1 (dealing the card fields), drawing, the cesura magna, the end of a round."""
+
 import numpy as np
 from numba import njit
 
@@ -7,8 +8,8 @@ from ..kernel import JIT, K, shuffle
 from ..state import Meta, Status
 from ..tasks import Task
 from .common import discard, discard_all, draw_card, push, reshuffle, say, start_order
-from .scoring import finish
 from .events import Ev
+from .scoring import finish
 
 
 @njit(**JIT)
@@ -46,7 +47,7 @@ def setup_finish(s, k, ev):
             cards[i] = c
             i += 1
     shuffle(s.rng, cards)
-    s.draw[:len(cards)] = cards
+    s.draw[: len(cards)] = cards
     s.meta[Meta.DRAW_N] = len(cards)
     s.discard_hidden[:] = 0
 
@@ -77,7 +78,7 @@ def deal(s, k, ev, slot, retry):
     card = draw_card(s, k, ev, Task.DEAL, slot, 0, retry)
     if card >= 0:
         s.slot_card[slot] = card
-        s.slot_up[slot] = slot < k[K.SL + LATRINE]   # Thermae and Forum face up, the rest face down
+        s.slot_up[slot] = slot < k[K.SL + LATRINE]  # Thermae and Forum face up, the rest face down
 
 
 @njit(**JIT)

@@ -2,6 +2,7 @@
 
 ``points`` is the scoring table, shared by the engine (``scores``) and the agents' evaluation.
 """
+
 import numpy as np
 from numba import njit
 
@@ -77,8 +78,17 @@ def scores(s, k):
     out = np.zeros(k[K.N], dtype=np.int64)
     for p in range(k[K.N]):
         r = s.res[p]
-        out[p] = points(k, r[TILE], r[ETERNAL], s.meta[Meta.TEMP_FAVOR] == p, r[LEGIONS], r[LAURELS],
-                        r[MONEY], r[MARKERS], s.declared[p] == 0)
+        out[p] = points(
+            k,
+            r[TILE],
+            r[ETERNAL],
+            s.meta[Meta.TEMP_FAVOR] == p,
+            r[LEGIONS],
+            r[LAURELS],
+            r[MONEY],
+            r[MARKERS],
+            s.declared[p] == 0,
+        )
     return out
 
 
@@ -93,8 +103,9 @@ def finish(s, k, ev):
     if k[K.VICTORY]:
         best = -1
         for p in range(n):
-            if s.declared[p] >= 0 and (best < 0 or points[p] > points[best]
-                                       or (points[p] == points[best] and s.declared[p] < s.declared[best])):
+            if s.declared[p] >= 0 and (
+                best < 0 or points[p] > points[best] or (points[p] == points[best] and s.declared[p] < s.declared[best])
+            ):
                 best = p
         s.winner[best] = 1
     else:

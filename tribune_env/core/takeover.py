@@ -2,6 +2,7 @@
 
 ``rivals`` and ``takes_over`` are the rule of strength, which the engine's masks and the agents share.
 """
+
 from numba import njit
 
 from ..data import NUM_FACTIONS, NUM_VALUES, VESTALS
@@ -47,24 +48,31 @@ def rivals(s, f, role):
     controller's, and from space "1" the set of "2"; (-1, -1) where there is none."""
     controlled = s.controller[f] >= 0
     challenged = role == 1 and s.meta[Meta.CHALLENGER] >= 0
-    return (s.sets[f].sum() if controlled else -1, value_sum(s.sets[f]) if controlled else -1,
-            s.challenger.sum() if challenged else -1, value_sum(s.challenger) if challenged else -1)
+    return (
+        s.sets[f].sum() if controlled else -1,
+        value_sum(s.sets[f]) if controlled else -1,
+        s.challenger.sum() if challenged else -1,
+        value_sum(s.challenger) if challenged else -1,
+    )
 
 
 @njit(**JIT)
 def takes_over(k, count, total, rival):
     """Whether `count` cards summing `total` win against `rival` (see ``rivals``): a set has at
     least ``min_set`` cards and beats every rival set."""
-    return (count >= k[K.MIN_SET] and (rival[0] < 0 or beats(count, total, rival[0], rival[1]))
-            and (rival[2] < 0 or beats(count, total, rival[2], rival[3])))
+    return (
+        count >= k[K.MIN_SET]
+        and (rival[0] < 0 or beats(count, total, rival[0], rival[1]))
+        and (rival[2] < 0 or beats(count, total, rival[2], rival[3]))
+    )
 
 
 @njit(**JIT)
 def mask_takeover(s, k, m, p, f, role):
     """Add cards of the faction while a winning set can still be made; commit a winning set."""
     f0 = f * V
-    hand = s.hand[p, f0:f0 + V]
-    build = s.build[f0:f0 + V]
+    hand = s.hand[p, f0 : f0 + V]
+    build = s.build[f0 : f0 + V]
     rival = rivals(s, f, role)
     if takes_over(k, hand.sum(), value_sum(hand), rival):
         for v in range(V):
@@ -80,11 +88,11 @@ def takeover_set(s, k, ev, action, p, f, role):
         s.build[action - k[K.A_ADD]] += 1
         push(s, Task.TAKEOVER_SET, p, f, role)
         return
-    played = s.build[f0:f0 + V].copy()
+    played = s.build[f0 : f0 + V].copy()
     s.build[:] = 0
     challenger = s.meta[Meta.CHALLENGER]
     if action == k[K.A_COMMIT]:
-        s.hand[p, f0:f0 + V] -= played
+        s.hand[p, f0 : f0 + V] -= played
         if role == 2:
             s.challenger[:] = played
             s.meta[Meta.CHALLENGER] = p
@@ -92,7 +100,7 @@ def takeover_set(s, k, ev, action, p, f, role):
             return
         take_over(s, k, ev, f, p, played)
         if challenger >= 0:
-            push(s, Task.PENALTY, challenger, f)   # before the new controller's benefits
+            push(s, Task.PENALTY, challenger, f)  # before the new controller's benefits
     elif role == 1 and challenger >= 0:
         take_over(s, k, ev, f, challenger, s.challenger.copy())
         s.challenger[:] = 0
@@ -128,7 +136,7 @@ def penalty(s, k, action, p, f):
     code = action - k[K.A_DISCARD]
     s.challenger[code % V] -= 1
     discard(s, code, True)
-    s.hand[p, f * V:(f + 1) * V] += s.challenger
+    s.hand[p, f * V : (f + 1) * V] += s.challenger
     s.challenger[:] = 0
     s.meta[Meta.CHALLENGER] = -1
 

@@ -3,6 +3,7 @@
 The observation shows, and a determinisation re-deals, exactly what these functions say, so
 the two cannot disagree.
 """
+
 import numpy as np
 from numba import njit
 

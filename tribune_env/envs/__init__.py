@@ -6,6 +6,7 @@ Gymnasium id ``Tribune-v0``; ``gymnasium.make("tribune_env.envs:Tribune-v0")`` i
 on the way. PettingZoo and stable-baselines3 (with torch) load only when their adapter is
 asked for.
 """
+
 from gymnasium.envs.registration import register, registry
 
 from .opponents import OpponentPool
@@ -17,11 +18,13 @@ if "Tribune-v0" not in registry:
 
 
 def __getattr__(name):
-    if name in ("env", "raw_env"):          # imported on demand: PettingZoo (env is the wrapped raw_env)
+    if name in ("env", "raw_env"):  # imported on demand: PettingZoo (env is the wrapped raw_env)
         from . import aec
+
         return getattr(aec, name)
-    if name == "VectorEnv":                 # imported on demand: stable-baselines3 and torch, if present
+    if name == "VectorEnv":  # imported on demand: stable-baselines3 and torch, if present
         from .vector import VectorEnv
+
         return VectorEnv
     raise AttributeError(f"module 'tribune_env.envs' has no attribute {name!r}")
 

@@ -9,6 +9,7 @@ level by copying its move and learns where deviating wins more (residual learnin
 PPO from a network that merely imitates the heuristic stays below the heuristic, since
 the game's ~20-way placements are hard to copy from the raw table.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 def advised_space(space, actions: int):
     """The Box of advised observations: `space` with `actions` flags appended."""
     from gymnasium import spaces
+
     return spaces.Box(0.0, np.inf, (space.shape[0] + actions,), np.float32)
 
 
@@ -24,6 +26,6 @@ def advise(advisor, observations: np.ndarray, masks: np.ndarray, views) -> np.nd
     """Advised observations: each row followed by the one-hot of the advisor's move for its view."""
     flags = np.zeros(masks.shape, dtype=np.float32)
     for row, (observation, mask, view) in enumerate(zip(observations, masks, views)):
-        if mask.any():                                # a finished game has no move to advise
+        if mask.any():  # a finished game has no move to advise
             flags[row, advisor.act(observation, mask, view)] = 1.0
     return np.concatenate([observations, flags], axis=1)

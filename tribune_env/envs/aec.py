@@ -6,6 +6,7 @@ follow the game, not a fixed rotation: ``agent_selection`` is whoever must decid
 Every agent receives its final reward (see :mod:`tribune_env.envs.rewards`); a game that
 reaches the round limit ends in ``truncations`` with the ``score`` rewards.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -62,29 +63,44 @@ class raw_env(AECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "tribune_v0", "is_parallelizable": False}
 
-    def __init__(self, num_players: int = 4, victory_card=None, point_variant: bool = False,
-                 round_limit: int | None = None, reward: str = "win", auto_forced: bool = True,
-                 render_mode: str | None = None, data=DEFAULT_DATA):
+    def __init__(
+        self,
+        num_players: int = 4,
+        victory_card=None,
+        point_variant: bool = False,
+        round_limit: int | None = None,
+        reward: str = "win",
+        auto_forced: bool = True,
+        render_mode: str | None = None,
+        data=DEFAULT_DATA,
+    ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                              f"got {render_mode!r}")
+            raise ConfigError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
         self.reward_scheme = check_scheme(reward)
         self.render_mode = render_mode
-        self._config = dict(num_players=num_players, victory_card=victory_card,
-                            point_variant=point_variant, round_limit=round_limit,
-                            auto_forced=auto_forced, data=data, log=False)
-        self.game = Game(seed=0, **self._config)          # checks the configuration now
+        self._config = dict(
+            num_players=num_players,
+            victory_card=victory_card,
+            point_variant=point_variant,
+            round_limit=round_limit,
+            auto_forced=auto_forced,
+            data=data,
+            log=False,
+        )
+        self.game = Game(seed=0, **self._config)  # checks the configuration now
         self.possible_agents = [f"player_{i}" for i in range(self.game.n)]
         size, actions = self.game.obs_layout.size, self.game.A.size
-        obs_space = spaces.Dict({
-            "observation": self.game.obs_layout.space(),
-            "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
+        obs_space = spaces.Dict(
+            {"observation": self.game.obs_layout.space(), "action_mask": spaces.Box(0, 1, (actions,), np.int8)}
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, np.inf, (MAX_PLAYERS * size,), np.float32)
         self._no_actions = np.zeros(actions, dtype=np.int8)
-        self._no_actions.flags.writeable = False       # shared by every agent not to act
+        self._no_actions.flags.writeable = False  # shared by every agent not to act
         self._seeds = np.random.default_rng()
 
     def observation_space(self, agent):
@@ -126,7 +142,7 @@ class raw_env(AECEnv):
         out = np.zeros(self.state_space.shape, dtype=np.float32)
         size = self.game.obs_layout.size
         for p in range(self.game.n):
-            self.game.observe(p, out[p * size:(p + 1) * size])
+            self.game.observe(p, out[p * size : (p + 1) * size])
         return out
 
     def step(self, action):
@@ -134,10 +150,10 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.step(action)                     # an illegal action raises, changing nothing
+        self.game.step(action)  # an illegal action raises, changing nothing
         self._cumulative_rewards[agent] = 0.0
         self._update_selection(agent)
-        if self.game.is_over:                      # rewards are all zero until the end
+        if self.game.is_over:  # rewards are all zero until the end
             rewards = final_rewards(self.game, self.reward_scheme)
             ended = self.truncations if self.game.truncated else self.terminations
             for a in self.agents:

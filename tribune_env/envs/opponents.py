@@ -11,6 +11,7 @@ A policy is anything that picks an action for a seat:
 - the string ``"random"``: a uniformly random legal action, drawn from the environment's
   own seeded generator.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -56,8 +57,10 @@ def as_policy(opponent, rng):
         return opponent
     if callable(opponent):
         return FunctionPolicy(opponent)
-    raise ConfigError(f"an opponent must be 'random', a function (observation, action_mask) -> action "
-                      f"or an object with act(observation, action_mask, view); got {opponent!r}")
+    raise ConfigError(
+        f"an opponent must be 'random', a function (observation, action_mask) -> action "
+        f"or an object with act(observation, action_mask, view); got {opponent!r}"
+    )
 
 
 def opponent_policies(opponents, num_players: int, rng) -> list:
@@ -67,8 +70,7 @@ def opponent_policies(opponents, num_players: int, rng) -> list:
     """
     if isinstance(opponents, (list, tuple)):
         if len(opponents) != num_players - 1:
-            raise ConfigError(f"{num_players} players need {num_players - 1} opponents, "
-                              f"got a list of {len(opponents)}")
+            raise ConfigError(f"{num_players} players need {num_players - 1} opponents, got a list of {len(opponents)}")
         return [as_policy(o, rng) for o in opponents]
     return [as_policy(opponents, rng)] * (num_players - 1)
 
@@ -85,8 +87,9 @@ class OpponentPool:
         self.members, self.weights = [], []
         weights = [1.0] * len(members) if weights is None else list(weights)
         if len(weights) != len(members):
-            raise ConfigError(f"an opponent pool needs one weight per member: {len(members)} members, "
-                              f"{len(weights)} weights")
+            raise ConfigError(
+                f"an opponent pool needs one weight per member: {len(members)} members, {len(weights)} weights"
+            )
         for member, weight in zip(members, weights):
             self.add(member, weight)
         if not self.members:
@@ -117,7 +120,7 @@ class Lineup:
 
     def _sync(self) -> None:
         """Resolve the pool's members not resolved yet (some may join through another holder)."""
-        for member in self.pool.members[len(self.members):]:
+        for member in self.pool.members[len(self.members) :]:
             self.members.append(as_policy(member, self.rng))
 
     def draw(self) -> list:
@@ -130,7 +133,7 @@ class Lineup:
     def add(self, member, weight: float = 1.0) -> None:
         if self.pool is None:
             raise ConfigError("add_opponent needs an OpponentPool as the opponents")
-        policy = as_policy(member, self.rng)          # a bad member is refused before it joins
+        policy = as_policy(member, self.rng)  # a bad member is refused before it joins
         self.pool.add(member, weight)
         self.members.append(policy)
 
@@ -144,8 +147,7 @@ class LearnerSeats:
     def __init__(self, choice, num_players: int, first: int = 0):
         fixed = isinstance(choice, (int, np.integer)) and not isinstance(choice, bool)
         if not (choice in SEAT_CHOICES if isinstance(choice, str) else fixed and 0 <= choice < num_players):
-            raise ConfigError(f"learner_seat must be 'rotate', 'random' or a seat 0..{num_players - 1}, "
-                              f"got {choice!r}")
+            raise ConfigError(f"learner_seat must be 'rotate', 'random' or a seat 0..{num_players - 1}, got {choice!r}")
         self.choice, self.n, self.first = choice, num_players, first % num_players
         self.restart()
 

@@ -8,6 +8,7 @@
 
 A truncated game has no winner: it is rewarded with ``score`` whatever the scheme.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,7 +35,7 @@ def final_rewards(game, scheme: str) -> np.ndarray:
     if scheme == "win":
         w = int(won.sum())
         return np.where(won, 1.0 / w, -1.0 / (n - w)) if w < n else np.zeros(n)
-    key = won * (points.max() + 1) + points           # a winner outranks any score
+    key = won * (points.max() + 1) + points  # a winner outranks any score
     places = np.linspace(1.0, -1.0, n)
     order = np.argsort(-key, kind="stable")
     rewards = np.empty(n)

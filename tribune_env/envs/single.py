@@ -6,6 +6,7 @@ from the learner's side. The reward is 0 until the game ends, then the learner's
 reward under the chosen scheme (:mod:`tribune_env.envs.rewards`), whoever made the last move;
 a game cut at the round limit ends ``truncated`` with the ``score`` reward.
 """
+
 from __future__ import annotations
 
 import gymnasium as gym
@@ -93,22 +94,39 @@ class SingleAgentEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "human"]}
 
-    def __init__(self, num_players: int = 4, opponents="random", learner_seat="rotate",
-                 reward: str = "win", victory_card=None, point_variant: bool = False,
-                 round_limit: int | None = None, auto_forced: bool = True,
-                 render_mode: str | None = None, data=DEFAULT_DATA, illegal_action: str = "raise"):
+    def __init__(
+        self,
+        num_players: int = 4,
+        opponents="random",
+        learner_seat="rotate",
+        reward: str = "win",
+        victory_card=None,
+        point_variant: bool = False,
+        round_limit: int | None = None,
+        auto_forced: bool = True,
+        render_mode: str | None = None,
+        data=DEFAULT_DATA,
+        illegal_action: str = "raise",
+    ):
         if illegal_action not in ILLEGAL_ACTION:
             raise ConfigError(f"illegal_action must be one of {ILLEGAL_ACTION}, got {illegal_action!r}")
         self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                              f"got {render_mode!r}")
+            raise ConfigError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
         self.render_mode = render_mode
         self.reward_scheme = check_scheme(reward)
-        self._config = dict(num_players=num_players, victory_card=victory_card,
-                            point_variant=point_variant, round_limit=round_limit,
-                            auto_forced=auto_forced, data=data, log=False)
-        self.game = Game(seed=0, **self._config)         # checks the configuration now
+        self._config = dict(
+            num_players=num_players,
+            victory_card=victory_card,
+            point_variant=point_variant,
+            round_limit=round_limit,
+            auto_forced=auto_forced,
+            data=data,
+            log=False,
+        )
+        self.game = Game(seed=0, **self._config)  # checks the configuration now
         self.num_players = self.game.n
         self._seats = LearnerSeats(learner_seat, self.num_players)
         self.set_opponents(opponents)
@@ -130,15 +148,15 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        self._forfeited = False               # set by an illegal action under illegal_action="lose"
+        self._forfeited = False  # set by an illegal action under illegal_action="lose"
         if seed is not None:
             self._seats.restart()
-        while True:                           # a game the opponents finish alone is replayed
+        while True:  # a game the opponents finish alone is replayed
             self.game = Game(seed=int(self.np_random.integers(2**63)), **self._config)
             self.learner = self._seats.draw(self.np_random)
             drawn = [self._lineup.members[k] for k in self._lineup.draw()]
             self._by_seat = seat_policies(drawn, self.learner)
-            for policy in {id(p): p for p in drawn}.values():     # once each per game
+            for policy in {id(p): p for p in drawn}.values():  # once each per game
                 if hasattr(policy, "reset"):
                     policy.reset()
             self._play_opponents()
@@ -151,7 +169,7 @@ class SingleAgentEnv(gym.Env):
         if isinstance(action, SampledAction):
             action = action.resolve(self.game.legal_mask())
         try:
-            self.game.step(action)            # an illegal action raises, changing nothing
+            self.game.step(action)  # an illegal action raises, changing nothing
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise

@@ -13,6 +13,7 @@ With stable-baselines3 installed this class *is* an SB3 ``VecEnv``, so SB3 and
 sb3-contrib's MaskablePPO take it as it is; ``action_masks()`` gives the (N, actions)
 masks. Without it the same methods work; only the base class is missing.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,14 +22,14 @@ from gymnasium import spaces
 from ..data import MAX_PLAYERS
 from ..errors import ConfigError
 from ..player import PlayerView
+from ..state import Status
 from .advice import advise, advised_space
 from .opponents import LearnerSeats, Lineup
 from .vector_games import VectorGames
-from ..state import Status
 
 try:
     from stable_baselines3.common.vec_env import VecEnv as _Base
-except ImportError:                       # stable-baselines3 belongs to the 'train' extra
+except ImportError:  # stable-baselines3 belongs to the 'train' extra
     _Base = object
 
 
@@ -45,8 +46,17 @@ class VectorEnv(_Base):
     at once, so opponents must not keep per-game state.
     """
 
-    def __init__(self, num_envs: int = 8, num_players: int = 4, opponents="random",
-                 learner_seat="rotate", reward: str = "win", seed=None, advisor=None, **config):
+    def __init__(
+        self,
+        num_envs: int = 8,
+        num_players: int = 4,
+        opponents="random",
+        learner_seat="rotate",
+        reward: str = "win",
+        seed=None,
+        advisor=None,
+        **config,
+    ):
         self.games = VectorGames(num_envs, seed=seed, reward=reward, num_players=num_players, **config)
         self.num_players = n = self.games.num_players
         self._rng = np.random.default_rng(seed)
@@ -59,7 +69,7 @@ class VectorEnv(_Base):
         self._init_spaces(num_envs, space, spaces.Discrete(self.games.action_size))
         self._seeds = [None] * num_envs
         self._learner = np.zeros(num_envs, dtype=np.int64)
-        self._who = np.full((num_envs, MAX_PLAYERS), -1, dtype=np.int64)   # policy index per seat
+        self._who = np.full((num_envs, MAX_PLAYERS), -1, dtype=np.int64)  # policy index per seat
         self._actions = None
 
     def _init_spaces(self, num_envs: int, observation_space, action_space) -> None:
@@ -83,8 +93,10 @@ class VectorEnv(_Base):
         """
         lineup = Lineup(opponents, self.num_players, self._generator)
         if hasattr(self, "_who") and self._who.max() >= len(lineup.members):
-            raise ConfigError(f"games in progress seat {self._who.max() + 1} opponent members; "
-                              f"the new opponents have only {len(lineup.members)}")
+            raise ConfigError(
+                f"games in progress seat {self._who.max() + 1} opponent members; "
+                f"the new opponents have only {len(lineup.members)}"
+            )
         self._lineup = lineup
 
     def add_opponent(self, member, weight: float = 1.0):
@@ -200,7 +212,7 @@ class VectorEnv(_Base):
         g = self.games
         if not hasattr(policy, "act_batch"):
             return [policy.act(g.observations[i], g.masks[i], view) for i, view in zip(idx, self._views(idx))]
-        if getattr(policy, "needs_views", False):       # e.g. a snapshot trained with advice
+        if getattr(policy, "needs_views", False):  # e.g. a snapshot trained with advice
             return policy.act_batch(g.observations[idx], g.masks[idx], self._views(idx))
         return policy.act_batch(g.observations[idx], g.masks[idx])
 
@@ -212,9 +224,13 @@ class VectorEnv(_Base):
             rewards[i] = final[i, learner]
             dones[i] = True
             last = game.observe(learner)[None]
-            if self.advisor is not None:                  # a finished game: no legal move, no advice
+            if self.advisor is not None:  # a finished game: no legal move, no advice
                 last = advise(self.advisor, last, np.zeros((1, self.games.action_size), dtype=bool), [None])
-            infos[i] = {"terminal_observation": last[0],
-                        "TimeLimit.truncated": int(ended[i]) == Status.TRUNCATED, "learner_seat": learner,
-                        "scores": game.scores(), "winners": game.winners()}
+            infos[i] = {
+                "terminal_observation": last[0],
+                "TimeLimit.truncated": int(ended[i]) == Status.TRUNCATED,
+                "learner_seat": learner,
+                "scores": game.scores(),
+                "winners": game.winners(),
+            }
             self._seat_learner(i)

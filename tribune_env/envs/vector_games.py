@@ -6,6 +6,7 @@ Each game is seen from its *acting* player: ``observations[i]`` and ``masks[i]``
 ``players[i]``. A game that ends is replaced at once by a new one (automatic reset); its
 final rewards, one per seat, are returned by the step that ended it.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,7 +35,7 @@ class VectorGames:
         self.num_envs = int(num_envs)
         self.reward_scheme = check_scheme(reward)
         self._config = {"data": DEFAULT_DATA, **config, "log": False}
-        first = Game(seed=0, **self._config)             # checks the configuration now
+        first = Game(seed=0, **self._config)  # checks the configuration now
         self.num_players = first.n
         self.obs_layout = first.obs_layout
         self.action_size = first.A.size
@@ -50,7 +51,7 @@ class VectorGames:
         self.observations = np.zeros((n, first.obs_layout.size), dtype=np.float32)
         self.players = np.zeros(n, dtype=np.int64)
         self.games: list[Game] = [first] * n
-        self.decisions = 0                              # actions applied, for throughput figures
+        self.decisions = 0  # actions applied, for throughput figures
         self.reset(seed)
 
     def reset(self, seed=None):
@@ -71,8 +72,14 @@ class VectorGames:
 
     def _observe(self, rows: np.ndarray):
         """The acting player's observation of each game in `rows`."""
-        observe_batch(self._buffers, self._params, self._offsets, self._templates,
-                      np.where(rows, self.players, -1), self.observations)
+        observe_batch(
+            self._buffers,
+            self._params,
+            self._offsets,
+            self._templates,
+            np.where(rows, self.players, -1),
+            self.observations,
+        )
 
     def step(self, actions):
         """Apply one action per game (-1 leaves a game as it is); replace the games that end.
@@ -109,8 +116,7 @@ def check_actions(actions, masks: np.ndarray, players: np.ndarray | None = None)
     actions = np.asarray(actions)
     num_envs, action_size = masks.shape
     if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-        raise IllegalActionError(f"actions must be {num_envs} ints, got {actions.dtype} "
-                                 f"array of shape {actions.shape}")
+        raise IllegalActionError(f"actions must be {num_envs} ints, got {actions.dtype} array of shape {actions.shape}")
     actions = actions.astype(np.int64)
     rows = np.flatnonzero(actions >= 0)
     bad = actions[rows] >= action_size

@@ -15,6 +15,7 @@ run in this order, one module each, each stage relying on the ones before:
 5. ``consistency``: the board against the phase and the pending tasks, the actor of
    every pending decision, bids, favor, declarations, the outcome, the cards.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -54,15 +55,20 @@ def load(cls, source, data: GameData):
         fail(f"saved game has unknown arrays {sorted(brief(k) for k in extra)}")
     buffer = np.empty(layout.size, dtype=np.int32)
     for name, (offset, size, shape) in layout.offsets.items():
-        buffer[offset: offset + size] = integer_array(name, d["arrays"][name], shape)
+        buffer[offset : offset + size] = integer_array(name, d["arrays"][name], shape)
     try:
-        game = cls.from_state(State(layout, buffer), num_players, victory_card, point_variant=point_variant,
-                              data=data, round_limit=config["round_limit"], auto_forced=config["auto_forced"],
-                              log=d.get("log"))
+        game = cls.from_state(
+            State(layout, buffer),
+            num_players,
+            victory_card,
+            point_variant=point_variant,
+            data=data,
+            round_limit=config["round_limit"],
+            auto_forced=config["auto_forced"],
+            log=d.get("log"),
+        )
     except ConfigError as exc:
         fail(f"bad config in saved game: {exc}")
     check_ranges(game, game.state.arrays)
     check_consistency(game)
     return game
-
-

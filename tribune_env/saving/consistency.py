@@ -1,4 +1,5 @@
 """Stage 5: the fields against each other, as the rules make them agree."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -47,20 +48,26 @@ def _takeover_gain(g, f: int) -> np.ndarray:
     d = g.data
     return _amount_vector(
         money={VESTALS: d.vestal_denarii, PATRICIANS: d.scipio_denarii}.get(f, 0),
-        laurels=d.first_control_laurels + {LEGATES: d.legate_laurels + d.varus_laurels,
-                                           PATRICIANS: d.patrician_laurels, SENATORS: d.senator_laurels}.get(f, 0),
+        laurels=d.first_control_laurels
+        + {
+            LEGATES: d.legate_laurels + d.varus_laurels,
+            PATRICIANS: d.patrician_laurels,
+            SENATORS: d.senator_laurels,
+        }.get(f, 0),
         legions={GLADIATORS: d.gladiator_legions + d.spartacus_legions, PRAETORIANS: d.tigellinus_legions}.get(f, 0),
-        reshuffles={PRAETORIANS: 2, PLEBEIANS: 4}.get(f, 0))     # 2 a draw: (DRAW, TB / Agrippa)
+        reshuffles={PRAETORIANS: 2, PLEBEIANS: 4}.get(f, 0),
+    )  # 2 a draw: (DRAW, TB / Agrippa)
 
 
 def _benefit_gain(g, f: int) -> np.ndarray:
     """The most Phase 5's benefit of faction f adds."""
     d = g.data
-    return _amount_vector(money=d.plebeian_benefit_denarii if f == PLEBEIANS else 0,
-                          laurels=d.vestal_benefit_laurels if f == VESTALS else 0,
-                          legions={PRAETORIANS: d.praetorian_benefit_legions, LEGATES: 1}.get(f, 0),
-                          reshuffles={GLADIATORS: 2, LEGATES: 2, PLEBEIANS: 2,
-                                      SENATORS: 2 * d.senator_benefit_cards}.get(f, 0))
+    return _amount_vector(
+        money=d.plebeian_benefit_denarii if f == PLEBEIANS else 0,
+        laurels=d.vestal_benefit_laurels if f == VESTALS else 0,
+        legions={PRAETORIANS: d.praetorian_benefit_legions, LEGATES: 1}.get(f, 0),
+        reshuffles={GLADIATORS: 2, LEGATES: 2, PLEBEIANS: 2, SENATORS: 2 * d.senator_benefit_cards}.get(f, 0),
+    )
 
 
 def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
@@ -85,13 +92,14 @@ def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
     if kind == T.CESURA_SETS:
         return _amount_vector(reshuffles=1)
     if kind in (T.PHASE2, T.PLACE):
-        followers = g.n * d.followers[g.n] + 1 if kind == T.PHASE2 else int(g.state.followers[:g.n].sum())
+        followers = g.n * d.followers[g.n] + 1 if kind == T.PHASE2 else int(g.state.followers[: g.n].sum())
         return _amount_vector(money=followers * bowl) + _task_gain(g, (T.PHASE3, 0, 0, 0))
     if kind == T.PHASE3:
-        return (_amount_vector(money=max(max(v) for v in d.deck.values()),
-                               colosseum=sum(max(x, 0) for x in d.catacomb_prices),
-                               laurels=d.field_of_mars_spaces * d.mars_laurels_per_pair + d.mars_bonus_laurels)
-                + _task_gain(g, (T.PHASE4, 0, 0, 0)))
+        return _amount_vector(
+            money=max(max(v) for v in d.deck.values()),
+            colosseum=sum(max(x, 0) for x in d.catacomb_prices),
+            laurels=d.field_of_mars_spaces * d.mars_laurels_per_pair + d.mars_bonus_laurels,
+        ) + _task_gain(g, (T.PHASE4, 0, 0, 0))
     if kind in (T.LATRINE, T.LATRINE_CHOICE):
         return _amount_vector(money=max(max(v) for v in d.deck.values()))
     if kind in (T.CATACOMBS, T.CATACOMBS_CHOICE):
@@ -103,18 +111,21 @@ def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
     if kind == T.TAKEOVER or (kind == T.TAKEOVER_SET and c == 1):
         return _takeover_gain(g, a if kind == T.TAKEOVER else b)
     if kind == T.TAKEOVER_BENEFIT:
-        return _amount_vector(money=d.vestal_denarii if b == VESTALS else 0,
-                              laurels={LEGATES: d.legate_laurels, PATRICIANS: d.patrician_laurels,
-                                       SENATORS: d.senator_laurels}.get(b, 0),
-                              legions=d.gladiator_legions if b == GLADIATORS else 0,
-                              reshuffles=2 if b in (PRAETORIANS, PLEBEIANS) else 0)
+        return _amount_vector(
+            money=d.vestal_denarii if b == VESTALS else 0,
+            laurels={LEGATES: d.legate_laurels, PATRICIANS: d.patrician_laurels, SENATORS: d.senator_laurels}.get(b, 0),
+            legions=d.gladiator_legions if b == GLADIATORS else 0,
+            reshuffles=2 if b in (PRAETORIANS, PLEBEIANS) else 0,
+        )
     if kind == T.MARKER_LAUREL:
         return _amount_vector(laurels=d.first_control_laurels)
     if kind == T.LEADER:
-        return _amount_vector(money=d.scipio_denarii if b == PATRICIANS else 0,
-                              laurels=d.varus_laurels if b == LEGATES else 0,
-                              legions={GLADIATORS: d.spartacus_legions, PRAETORIANS: d.tigellinus_legions}.get(b, 0),
-                              reshuffles=2 if b == PLEBEIANS else 0)
+        return _amount_vector(
+            money=d.scipio_denarii if b == PATRICIANS else 0,
+            laurels=d.varus_laurels if b == LEGATES else 0,
+            legions={GLADIATORS: d.spartacus_legions, PRAETORIANS: d.tigellinus_legions}.get(b, 0),
+            reshuffles=2 if b == PLEBEIANS else 0,
+        )
     if kind == T.AGRIPPA:
         return _amount_vector(reshuffles=2)
     if kind == T.TIGELLINUS:
@@ -149,11 +160,17 @@ def check_growth(g):
     start = _amount_vector(money=sum(g.data.starting_money + i for i in range(n)))
     reach = start + per_round * g.round_limit
     if reach.max() > MAX_AMOUNT:
-        fail(f"with these game numbers the {AMOUNTS[int(reach.argmax())]} could pass {MAX_AMOUNT} "
-              f"before round_limit {g.round_limit}")
-    held = _amount_vector(money=int(g.state.res[:n, MONEY].sum()) + int(g.state.meta[Meta.COLOSSEUM]),
-                          laurels=int(g.state.res[:n, LAURELS].sum()), legions=int(g.state.res[:n, LEGIONS].sum()),
-                          colosseum=int(g.state.meta[Meta.COLOSSEUM]), reshuffles=int(g.state.meta[Meta.RESHUFFLES]))
+        fail(
+            f"with these game numbers the {AMOUNTS[int(reach.argmax())]} could pass {MAX_AMOUNT} "
+            f"before round_limit {g.round_limit}"
+        )
+    held = _amount_vector(
+        money=int(g.state.res[:n, MONEY].sum()) + int(g.state.meta[Meta.COLOSSEUM]),
+        laurels=int(g.state.res[:n, LAURELS].sum()),
+        legions=int(g.state.res[:n, LEGIONS].sum()),
+        colosseum=int(g.state.meta[Meta.COLOSSEUM]),
+        reshuffles=int(g.state.meta[Meta.RESHUFFLES]),
+    )
     most = start + per_round * max(g.round - 1, 0) + per_round - to_come
     for i, name in enumerate(AMOUNTS):
         if held[i] > most[i]:
@@ -186,16 +203,42 @@ def check_setup(g):
     if g.state.meta[Meta.DRAW_N] != d.deck_size() - n * d.setup_deal:
         fail("the draw pile (draw_n) at setup is not the deck less the deal")
     initial = g.state.layout.initial
-    for name in ("discard_public", "sets", "controller", "first_laurel", "markers", "followers",
-                 "coin_bowl", "space_owner", "field_owner", "slot_card", "slot_up", "curia", "catacombs",
-                 "pantheon_seen", "catacombs_seen", "bids", "committed", "mars_pairs", "challenger", "winner"):
+    for name in (
+        "discard_public",
+        "sets",
+        "controller",
+        "first_laurel",
+        "markers",
+        "followers",
+        "coin_bowl",
+        "space_owner",
+        "field_owner",
+        "slot_card",
+        "slot_up",
+        "curia",
+        "catacombs",
+        "pantheon_seen",
+        "catacombs_seen",
+        "bids",
+        "committed",
+        "mars_pairs",
+        "challenger",
+        "winner",
+    ):
         o, size, _ = g.state.layout.offsets[name]
-        if not np.array_equal(g.handle.buffer[o: o + size], initial[o: o + size]):
+        if not np.array_equal(g.handle.buffer[o : o + size], initial[o : o + size]):
             fail(f"array {name!r} is not as dealt during the setup")
-    if g.state.res[:, LAURELS:MARKERS + 1].any():
+    if g.state.res[:, LAURELS : MARKERS + 1].any():
         fail("array 'res' holds laurels, legions, a tile, favor or markers during the setup")
-    for key, value in (("coin_bowl_used", 0), ("colosseum", 0), ("chariot", -1), ("proconsul", -1),
-                       ("temp_favor", -1), ("challenger", -1), ("reshuffles", 0)):
+    for key, value in (
+        ("coin_bowl_used", 0),
+        ("colosseum", 0),
+        ("chariot", -1),
+        ("proconsul", -1),
+        ("temp_favor", -1),
+        ("challenger", -1),
+        ("reshuffles", 0),
+    ):
         if g.state.meta[Meta[key.upper()]] != value:
             fail(f"meta {key} is {int(g.state.meta[Meta[key.upper()]])} during the setup, not {value}")
 
@@ -248,8 +291,7 @@ def check_favor(g):
     """The temporary favor: with the Vestal Virgins' controller only, and never beside eternal favor."""
     temp = int(g.state.meta[Meta.TEMP_FAVOR])
     if temp >= 0 and (temp != g.state.controller[VESTALS] or g.state.res[temp, ETERNAL]):
-        fail(f"meta temp_favor is player_{temp}, who does not control the Vestal Virgins "
-              "or holds eternal favor")
+        fail(f"meta temp_favor is player_{temp}, who does not control the Vestal Virgins or holds eternal favor")
 
 
 def check_factions(g):
@@ -374,10 +416,13 @@ def check_slots(g):
     if phase == 2:
         check_atrium_cards(g)
     if phase == 3:
-        resolved = {"Thermae": Task.THERMAE not in kinds, "Forum Romanum": Task.FORUM not in kinds,
-                    "Latrine": not kinds & {Task.LATRINE, Task.LATRINE_CHOICE},
-                    "Atrium Auctionorum": not kinds & {Task.ATRIUM, Task.ATRIUM_RESOLVE},
-                    "Pantheon": not kinds & {Task.PANTHEON, Task.PANTHEON_END}}
+        resolved = {
+            "Thermae": Task.THERMAE not in kinds,
+            "Forum Romanum": Task.FORUM not in kinds,
+            "Latrine": not kinds & {Task.LATRINE, Task.LATRINE_CHOICE},
+            "Atrium Auctionorum": not kinds & {Task.ATRIUM, Task.ATRIUM_RESOLVE},
+            "Pantheon": not kinds & {Task.PANTHEON, Task.PANTHEON_END},
+        }
         for region, done in resolved.items():
             if done and (card[_slots(g, region)] >= 0).any():
                 fail(f"a card (slot_card) is left in the {region}, which is resolved")
@@ -403,7 +448,7 @@ def check_atrium_cards(g):
     if first < 0 or flipping:
         expected = 0
     elif second < 0:
-        expected = max(int(present.sum()) - 1, 0)    # all but the one "1." keeps face down
+        expected = max(int(present.sum()) - 1, 0)  # all but the one "1." keeps face down
     else:
         expected = int(present.sum())
     if face_up != expected:
@@ -432,8 +477,9 @@ def check_piles(g):
         fail(f"cards in the Catacombs (catacombs, catacombs_seen) in phase {phase}, after they were resolved")
     for p in range(g.n):
         seen = g.state.catacombs_seen[p]
-        if seen.any() and (phase != 3 or (g.state.catacombs > seen).any() or p not in g.state.space_owner[
-                g.board.spaces["Catacombs"]]):
+        if seen.any() and (
+            phase != 3 or (g.state.catacombs > seen).any() or p not in g.state.space_owner[g.board.spaces["Catacombs"]]
+        ):
             fail(f"player_{p} has seen Catacombs cards (catacombs_seen) it cannot have examined")
     check_mars_pairs(g)
 
@@ -449,8 +495,13 @@ def check_mars_pairs(g):
         if not pair.any():
             continue
         factions = np.flatnonzero(pair) // NUM_VALUES
-        if (not resolving or pair.sum() != 2 or factions.min() != factions.max()
-                or space_owner(g, "Field of Mars", i) < 0 or _has(g, Task.MARS_PAIR, i, at=2)):
+        if (
+            not resolving
+            or pair.sum() != 2
+            or factions.min() != factions.max()
+            or space_owner(g, "Field of Mars", i) < 0
+            or _has(g, Task.MARS_PAIR, i, at=2)
+        ):
             fail(f"Field of Mars pair {i} (mars_pairs) is not one a player laid this round")
 
 
@@ -462,7 +513,7 @@ def check_pending_deals(g):
     stacks = [r[1] for r in pending_tasks(g, Task.DEAL_CURIA)]
     if len(set(stacks)) != len(stacks) or any(g.state.curia[s].any() for s in stacks[:-1]):
         fail("a pending DEAL_CURIA task would deal onto a Curia stack already dealt (curia)")
-    if stacks:                     # the stack being filled: below the sum, no leader yet
+    if stacks:  # the stack being filled: below the sum, no leader yet
         stack = g.state.curia[stacks[-1]]
         values = np.arange(NUM_CARD_TYPES) % NUM_VALUES
         if stack @ values >= g.data.curia_sum or stack[values == 0].any():
@@ -474,7 +525,7 @@ def check_pantheon_seen(g):
     kinds = {r[0] for r in live_tasks(g)}
     looking = g.phase == 2 or (g.phase == 3 and kinds & {Task.PANTHEON, Task.PANTHEON_END})
     on = {int(g.state.space_owner[s]) for s in g.board.spaces["Pantheon"]} if looking else set()
-    if [bool(x) for x in g.state.pantheon_seen[:g.n]] != [p in on for p in range(g.n)]:
+    if [bool(x) for x in g.state.pantheon_seen[: g.n]] != [p in on for p in range(g.n)]:
         fail("array 'pantheon_seen' disagrees with the followers on the Pantheon")
 
 
@@ -495,19 +546,24 @@ def check_bids(g):
     else:
         bidders = set()
     sacrificing = {r[1] for r in live if r[0] == Task.SACRIFICE}
-    pantheon = {int(g.state.space_owner[s]) for s in g.board.spaces["Pantheon"]} if Task.PANTHEON_END in kinds else set()
+    pantheon = (
+        {int(g.state.space_owner[s]) for s in g.board.spaces["Pantheon"]} if Task.PANTHEON_END in kinds else set()
+    )
     top = live[-1] if live and not g.is_over else None
     entering = top[1] if top is not None and top[0] in BIDS and top[2] > 0 else -1
     for kind, p, entered, _ in live:
-        if kind in BIDS and (entered >= bid_digits(int(g.state.res[p, MONEY]), g.data.bid_base)
-                             or (entered and p != entering)):
+        if kind in BIDS and (
+            entered >= bid_digits(int(g.state.res[p, MONEY]), g.data.bid_base) or (entered and p != entering)
+        ):
             fail(f"player_{p}'s bid task has entered {entered} digits, which its money or turn rules out")
     for p in range(n):
         done = p in bidders and p not in bidding
         may_commit = done or (p in pantheon and p not in sacrificing and not g.state.res[p, ETERNAL])
         if (g.state.committed[p] and not may_commit) or (done and not g.state.committed[p]):
             fail(f"player_{p}'s commitment (committed) does not fit the bids and sacrifices under way")
-        if g.state.bids[p] > g.state.res[p, MONEY] or (g.state.bids[p] and not (g.state.committed[p] and p in bidders) and p != entering):
+        if g.state.bids[p] > g.state.res[p, MONEY] or (
+            g.state.bids[p] and not (g.state.committed[p] and p in bidders) and p != entering
+        ):
             fail(f"player_{p}'s bid (bids) is more than its money or outside an auction")
 
 
@@ -561,17 +617,22 @@ def check_actors(g):
 def _actor_problem(g, kind, p, b, c):
     T = Task
     if kind < FIRST_DECISION and kind not in (T.TAKEOVER_BENEFIT, T.MARKER_LAUREL, T.LEADER):
-        return None                      # automatic tasks without a player
+        return None  # automatic tasks without a player
     if kind == T.CESURA_DISCARD and g.state.hand[p].sum() <= g.data.cesura_hand_limit:
         return "its hand is within the limit"
     if kind == T.PLACE and g.state.followers[p] < 1:
         return "no follower left to place"
     if kind == T.ATRIUM_FLIP:
         slots = _slots(g, "Atrium Auctionorum")
-        if space_owner(g, "Atrium Auctionorum", 0) != p or space_owner(g, "Atrium Auctionorum", 1) >= 0 \
-                or not (g.state.slot_card[slots] >= 0).any():
+        if (
+            space_owner(g, "Atrium Auctionorum", 0) != p
+            or space_owner(g, "Atrium Auctionorum", 1) >= 0
+            or not (g.state.slot_card[slots] >= 0).any()
+        ):
             return "not alone on Atrium space 1 with cards to turn"
-    if kind == T.CATACOMBS_CHOICE and (not g.state.catacombs.any() or (g.state.catacombs_seen[p] != g.state.catacombs).any()):
+    if kind == T.CATACOMBS_CHOICE and (
+        not g.state.catacombs.any() or (g.state.catacombs_seen[p] != g.state.catacombs).any()
+    ):
         return "no examined Catacombs card to buy"
     if kind == T.CURIA_CHOICE and not g.state.curia[b].any():
         return "the Curia stack is empty"
@@ -579,8 +640,14 @@ def _actor_problem(g, kind, p, b, c):
         return "it holds eternal favor"
     if kind in (T.TAKEOVER_BENEFIT, T.MARKER_LAUREL, T.LEADER, T.BENEFIT_CHOICE) and g.state.controller[b] != p:
         return "it does not control the faction"
-    faction = {T.TIGELLINUS: PRAETORIANS, T.AGRIPPA: PLEBEIANS, T.CATO: SENATORS, T.TEMP_FAVOR: VESTALS,
-               T.BUY_LEGION: LEGATES, T.ASSASSIN: PLEBEIANS if g.phase == 4 else GLADIATORS}.get(kind)
+    faction = {
+        T.TIGELLINUS: PRAETORIANS,
+        T.AGRIPPA: PLEBEIANS,
+        T.CATO: SENATORS,
+        T.TEMP_FAVOR: VESTALS,
+        T.BUY_LEGION: LEGATES,
+        T.ASSASSIN: PLEBEIANS if g.phase == 4 else GLADIATORS,
+    }.get(kind)
     if faction is not None and g.state.controller[faction] != p:
         return f"it does not control the {FACTIONS[faction]}"
     if kind == T.TEMP_FAVOR and g.state.meta[Meta.TEMP_FAVOR] == p:
@@ -601,12 +668,12 @@ def card_counts(g) -> np.ndarray:
     total += g.state.mars_pairs.sum(axis=0)
     total += np.bincount(g.state.slot_card[g.state.slot_card >= 0], minlength=NUM_CARD_TYPES)
     for f in range(g.state.sets.shape[0]):
-        total[f * NUM_VALUES:(f + 1) * NUM_VALUES] += g.state.sets[f]
+        total[f * NUM_VALUES : (f + 1) * NUM_VALUES] += g.state.sets[f]
     challenger = int(g.state.meta[Meta.CHALLENGER])
     if challenger >= 0:
         decision = g.decision()
         f = decision[2] if decision is not None else 0
-        total[f * NUM_VALUES:(f + 1) * NUM_VALUES] += g.state.challenger
+        total[f * NUM_VALUES : (f + 1) * NUM_VALUES] += g.state.challenger
     return total
 
 
@@ -615,8 +682,10 @@ def check_cards(g):
     counts = card_counts(g)
     if (counts != g.deck_counts).any():
         bad = int(np.flatnonzero(counts != g.deck_counts)[0])
-        fail(f"card accounting fails: {g.card_name(bad)} appears {int(counts[bad])} "
-              f"times, the deck has {int(g.deck_counts[bad])}")
+        fail(
+            f"card accounting fails: {g.card_name(bad)} appears {int(counts[bad])} "
+            f"times, the deck has {int(g.deck_counts[bad])}"
+        )
     if Task.CESURA_SETS in {r[0] for r in live_tasks(g)}:
         if g.state.meta[Meta.DRAW_N] or g.state.discard_hidden.any():
             fail("a cesura magna runs only when the draw pile (draw_n) and hidden discards are empty")
@@ -631,11 +700,30 @@ def check_legal_action(g):
         fail("the decision waiting has no legal action")
 
 
-CONSISTENCY = (check_task_stack, check_setup, check_outcome, check_resources, check_growth,
-               check_declarations, check_favor, check_factions, check_spaces, check_followers,
-               check_placement_order, check_cesura, check_slots, check_piles, check_pending_deals,
-               check_pantheon_seen, check_bids, check_build, check_challenger, check_actors, check_cards,
-               check_legal_action)   # in this order: later checks rely on earlier ones (the stack first)
+CONSISTENCY = (
+    check_task_stack,
+    check_setup,
+    check_outcome,
+    check_resources,
+    check_growth,
+    check_declarations,
+    check_favor,
+    check_factions,
+    check_spaces,
+    check_followers,
+    check_placement_order,
+    check_cesura,
+    check_slots,
+    check_piles,
+    check_pending_deals,
+    check_pantheon_seen,
+    check_bids,
+    check_build,
+    check_challenger,
+    check_actors,
+    check_cards,
+    check_legal_action,
+)  # in this order: later checks rely on earlier ones (the stack first)
 
 
 def check_consistency(g):

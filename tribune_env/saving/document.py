@@ -1,4 +1,5 @@
 """Stage 2: the document's keys, the config and the victory card, strictly typed."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -96,13 +97,13 @@ def integer_array(name, value, shape) -> np.ndarray:
                 fail(f"array {name!r} must be nested lists of shape {shape}")
             following.extend(item)
         level = following
-    if set(map(type, level)) - {int}:          # numpy integers pass; name anything else
+    if set(map(type, level)) - {int}:  # numpy integers pass; name anything else
         for x in level:
             if isinstance(x, (float, np.floating)):
                 fail(f"array {name!r} must hold integers, not {brief(x)}")
             if not _is_int(x):
                 fail(f"array {name!r} is not numeric: it holds {brief(x)}")
         level = [int(x) for x in level]
-    if level and (min(level) < -2 ** 31 or max(level) >= 2 ** 31):
+    if level and (min(level) < -(2**31) or max(level) >= 2**31):
         fail(f"array {name!r} holds values outside int32")
     return np.array(level, dtype=np.int64)

@@ -1,15 +1,15 @@
 """Stage 1: the text of a saved game, checked before ``json.loads`` sees it."""
+
 from __future__ import annotations
 
 import json
 import re
 
-
 from ..files import JSON_STRINGS, bracket_depth
 from .limits import MAX_DEPTH, MAX_DIGITS, MAX_ITEMS, MAX_TEXT, fail
 
-_NOT_BRACKET = re.compile(r'[^\[\]{}]+')
-_LONG_NUMBER = re.compile(r'\d{%d,}' % (MAX_DIGITS + 1))
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 
 
 def parse(text) -> object:
@@ -26,8 +26,7 @@ def parse(text) -> object:
         fail(f"saved state nests arrays or objects more than {MAX_DEPTH} deep")
     check_number_literals(bare)
     try:
-        return json.loads(text, object_pairs_hook=_object_without_duplicates,
-                          parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_object_without_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         fail(f"saved state is not valid JSON: {exc.msg} at character {exc.pos}")
 
