@@ -11,12 +11,12 @@ from ..data import PANTHEON
 from ..kernel import JIT, K, views
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def sees_slot(k, slot_up, pantheon_seen, p, slot):
     """Whether p sees the card on `slot`: face up, or the Pantheon card p looked at on placing.
 
-    It takes the two arrays it reads, not the state: passing the state's views costs more
-    than this test, and the observation asks it for every slot.
+    It takes the two arrays it reads, not the state, and is inlined where it is called:
+    a call costs more than this test, and the observation asks it for every slot.
     """
     return slot_up[slot] > 0 or (slot == k[K.SL + PANTHEON] and pantheon_seen[p] > 0)
 
