@@ -195,16 +195,6 @@ def mask_of_top(s, k, m):
 
 
 @njit(**JIT)
-def apply_top(s, k, ev, action):
-    top = top_task(s)
-    kind, p, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
-    s.meta[Meta.N_TASKS] = top
-    say(k, ev, Ev.ACTION, p, action)
-    apply(s, k, ev, action, kind, p, b, c)
-    check_declarations(s, k, ev)
-
-
-@njit(**JIT)
 def forced_in_public(s, k, kind, p, b, only):
     """Whether every player can see that decision (kind, p, b) has `only` as its one legal action.
 
@@ -226,28 +216,6 @@ def forced_in_public(s, k, kind, p, b, only):
     return True
 
 
-@njit(**JIT)
-def advance(s, k, ev, m):
-    """Run automatic tasks (and publicly forced decisions) until a real decision or the end."""
-    while s.meta[Meta.STATUS] == Status.RUNNING:
-        top = top_task(s)
-        kind = s.tasks[top, 0]
-        if kind >= Task.SETUP_DISCARD:
-            count, last = mask_of_top(s, k, m)
-            if (
-                count != 1
-                or not k[K.AUTO_FORCED]
-                or not forced_in_public(s, k, kind, s.tasks[top, 1], s.tasks[top, 2], last)
-            ):
-                return
-            apply_top(s, k, ev, last)
-            continue
-        s.meta[Meta.N_TASKS] = top
-        run_auto(s, k, ev, kind, s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3])
-        check_declarations(s, k, ev)
-    m[:] = 0
-
-
 RUN = -1
 
 
@@ -255,14 +223,33 @@ RUN = -1
 def step(buf, k, ev, m, action):
     """Apply `action` (already checked against m) and run on to the next decision.
 
-    With RUN (-1) nothing is applied: the engine just runs from the current task stack
-    (after setup, loading or a hand edit) to the next decision. This is the engine's one
-    entry point for play, so the rules are compiled once.
+    The decision applied is the task on top of the stack; then automatic tasks run, and
+    decisions with one legal action that everyone can see is forced, until a real decision
+    (its mask left in m) or the end. With RUN (-1) nothing is applied first: the engine just
+    runs from the current task stack (after setup, loading or a hand edit).
+
+    This is the engine's one entry point for play, written as one loop rather than a chain
+    of calls: numba optimises and compiles afresh everything a compiled function calls, so
+    every extra level over the whole engine would add its compile again to the first start.
     """
     s = views(buf, k)
-    if action >= 0:
-        apply_top(s, k, ev, action)
-    advance(s, k, ev, m)
+    while s.meta[Meta.STATUS] == Status.RUNNING:
+        top = top_task(s)
+        kind, p, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
+        if action == RUN and kind >= Task.SETUP_DISCARD:
+            count, last = mask_of_top(s, k, m)
+            if count != 1 or not k[K.AUTO_FORCED] or not forced_in_public(s, k, kind, p, b, last):
+                return
+            action = last
+        s.meta[Meta.N_TASKS] = top
+        if action == RUN:
+            run_auto(s, k, ev, kind, p, b, c)
+        else:
+            say(k, ev, Ev.ACTION, p, action)
+            apply(s, k, ev, action, kind, p, b, c)
+            action = RUN
+        check_declarations(s, k, ev)
+    m[:] = 0
 
 
 @njit(**JIT)
