@@ -59,7 +59,9 @@ print(json.dumps({"import": t1 - t0, "game": t2 - t1, "heuristic": t3 - t2,
 
 def start(cache: str) -> dict:
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    out = subprocess.run([sys.executable, "-c", CHILD], env=env, check=True, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True)
+    if out.returncode:
+        sys.exit(f"the timed start failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
