@@ -1,8 +1,9 @@
 """Baseline agents for Tribune, and ``make_agent`` to build one from a short text spec.
 
 Specs, as the command line takes them: ``random``, ``heuristic``, ``ismcts`` with options
-(``ismcts:seconds=0.25``, ``ismcts:iterations=400``), and ``model:PATH`` for a trained
-stable-baselines3 / sb3-contrib policy saved as a .zip.
+(``ismcts:seconds=0.25``, ``ismcts:iterations=400``), ``model:PATH`` for a trained
+stable-baselines3 / sb3-contrib policy saved as a .zip, and ``rllib:PATH`` for a policy
+trained with RLlib (``tribune train --backend rllib``), saved as a .pt.
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ REGISTRY = {
     "heuristic": ("agents.heuristic", "HeuristicAgent"),
     "ismcts": ("agents.ismcts", "ISMCTSAgent"),
     "model": ("agents.model", "ModelAgent"),
+    "rllib": ("agents.rllib", "RLlibAgent"),
 }
+
+# Agents whose spec is their file: everything after the colon is the path.
+FILE_AGENTS = {"model": ".zip", "rllib": ".pt"}
 
 
 def _value(text: str):
@@ -48,9 +53,9 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     name, _, rest = spec.strip().partition(":")
     if name not in REGISTRY:
         raise ConfigError(f"unknown agent {name!r} in {spec!r}; known: {sorted(REGISTRY)}")
-    if name == "model":
+    if name in FILE_AGENTS:
         if not rest:
-            raise ConfigError("a model agent needs a path: model:PATH.zip")
+            raise ConfigError(f"a {name} agent needs a path: {name}:PATH{FILE_AGENTS[name]}")
         return name, {"path": rest}
     options = {}
     for item in filter(None, rest.split(",")):
@@ -72,4 +77,4 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         raise ConfigError(f"bad options for agent {name!r} in {spec!r}: {exc}") from None
 
 
-__all__ = ["Agent", "RandomAgent", "REGISTRY", "make_agent", "parse_spec"]
+__all__ = ["Agent", "FILE_AGENTS", "RandomAgent", "REGISTRY", "make_agent", "parse_spec"]

@@ -13,7 +13,7 @@ from tribune_env import ConfigError, StateFormatError, files
 WORK = {
     "bench": "training.tools.bench.run",
     "tournament": "training.arena.tournament.run",
-    "evaluate": "training.learning.baselines.evaluate_model",
+    "evaluate": "training.learning.baselines.evaluate_agent",
     "train": "training.learning.selfplay.train",
     "play": "training.arena.play.play_human",
 }

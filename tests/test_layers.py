@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tribune_env", "agents", "training")
 LAYERS = ("engine", "adapters", "agents", "training", "cli")
-HEAVY = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "agents", "training")
+HEAVY = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "ray", "agents", "training")
 
 
 def layer(module: str) -> str | None:
@@ -124,7 +124,14 @@ def test_the_agents_load_no_training():
     loaded = loaded_after(
         "import agents, agents.heuristic, agents.ismcts, agents.model, agents.human\nagents.make_agent('heuristic')"
     )
-    assert "agents" in loaded and "training" not in loaded
+    assert "agents" in loaded and "training" not in loaded and "ray" not in loaded
+
+
+def test_only_the_rllib_adapter_loads_ray():
+    """The environments load Ray only when the RLlib one is asked for (the ray extra is optional)."""
+    code = "import tribune_env.envs as envs\nenvs.SingleAgentEnv(num_players=3).reset(seed=0)\nenvs.env(num_players=2)"
+    assert "ray" not in loaded_after(code)
+    assert "ray" in loaded_after("from tribune_env.envs import TribuneMultiAgentEnv")
 
 
 @pytest.mark.parametrize("code", ["import gymnasium", "import training"])

@@ -111,23 +111,41 @@ def play_job(job: Job, specs: list, settings: dict, keep_record: bool) -> dict:
     return result
 
 
-def run(specs: list, games: int, seed: int, settings: dict, workers: int | None = None, on_record=None) -> list[dict]:
+def run(
+    specs: list,
+    games: int,
+    seed: int,
+    settings: dict,
+    workers: int | None = None,
+    on_record=None,
+    ray_address: str | None = None,
+) -> list[dict]:
     """Play the tournament; one result per game, in schedule order.
 
     With `on_record`, each game's record is handed to it as the game comes in (to be
-    written to a file, say): records are not kept in the results.
+    written to a file, say): records are not kept in the results. With `ray_address`, the
+    games are Ray tasks on that cluster (:mod:`training.cluster`) instead of `workers`
+    processes here; the results are the same.
     """
     if games > MAX_GAMES:
         raise ConfigError(f"a tournament plays at most {MAX_GAMES:,} games (their results are kept), not {games:,}")
     total = scheduled_games(len(specs), games)
     play = partial(play_job, specs=list(specs), settings=settings, keep_record=on_record is not None)
-    workers = min(workers or os.cpu_count() or 1, total)
-    played = parallel_map(play, schedule(len(specs), games, seed), workers, _start_worker, (dict(agent_registry),))
+    jobs, start = schedule(len(specs), games, seed), (_start_worker, (dict(agent_registry),))
+    nodes = []
+    if ray_address is not None:
+        from ..cluster import ray_map
+
+        played = ray_map(play, jobs, ray_address, *start, nodes=nodes)
+    else:
+        played = parallel_map(play, jobs, min(workers or os.cpu_count() or 1, total), *start)
     _fresh_agents()
     results = []
     for result in tqdm(played, total=total, unit="game", disable=None):
         if on_record is not None:
             on_record(result.pop("record"))
+        if nodes:  # where the game was played, like its timing not a function of the seed
+            result["node"] = nodes[len(results)]
         results.append(result)
     return results
 
@@ -211,6 +229,11 @@ def summarize(results: list, specs: list, seed: int, settings: dict) -> dict:
         "timing": {
             "seconds_per_decision": {
                 e["label"]: _seconds_per_decision([r for r in rows if r["entrant"] == e["entrant"]]) for e in entrants
-            }
+            },
+            **(
+                {"games_per_node": dict(Counter(r["node"] for r in results))}
+                if results and "node" in results[0]
+                else {}
+            ),
         },
     }

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..bounds import MAX_GAMES, MAX_ROUND_LIMIT
-from .options import SEED, WORKERS, FiniteRange, loads_models, output, usage_errors
+from .options import SEED, WORKERS, FiniteRange, loads_models, output, ray_address, usage_errors
 
 
 def _game_options(command):
@@ -83,10 +83,16 @@ def _agents(specs) -> list:
     help="Save every game as a record, one JSON line each, for tribune replay (the file is "
     "replaced, and written as the games end).",
 )
-def tournament_command(specs, games, seed, workers, victory_card, point_variant, round_limit, out, records):
+@ray_address(
+    "Play the games as Ray tasks on this cluster instead of --workers processes: 'auto', "
+    "HOST:PORT, or 'local' to start a Ray here. Same results for the same seed."
+)
+def tournament_command(
+    specs, games, seed, workers, victory_card, point_variant, round_limit, out, records, ray_address
+):
     """Play agents against each other, one spec per seat (2 to 5 seats).
 
-    AGENT specs: random, heuristic, ismcts[:key=value,...], model:PATH.zip; the same spec may
+    AGENT specs: random, heuristic, ismcts[:key=value,...], model:PATH.zip, rllib:PATH.pt; the same spec may
     sit in several seats. Every deal is played once per rotation of the seating, so each
     entrant plays every seat with the same cards. Reports win rates with 95% Wilson
     intervals, mean scores and ranks, OpenSkill ratings and how the games ended.
@@ -100,7 +106,7 @@ def tournament_command(specs, games, seed, workers, victory_card, point_variant,
     settings = _settings(len(specs), victory_card, point_variant, round_limit)
     _agents(dict.fromkeys(specs))  # a bad spec stops here, before any game
     with usage_errors(), saved.writer(records) if records else nullcontext() as add_record:
-        results = t.run(list(specs), games, seed, settings, workers, on_record=add_record)
+        results = t.run(list(specs), games, seed, settings, workers, on_record=add_record, ray_address=ray_address)
     summary = t.summarize(results, list(specs), seed, settings)
     click.echo(report.text(summary))
     if out:

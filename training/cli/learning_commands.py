@@ -14,9 +14,11 @@ from pathlib import Path
 
 import click
 
+from tribune_env.errors import ConfigError
+
 from ..bounds import MAX_GAMES
 from ..learning import config as configs
-from .options import SEED, WORKERS, loads_models, output, usage_errors
+from .options import SEED, WORKERS, loads_models, output, ray_address, usage_errors
 
 
 def _setting_flags(command):
@@ -55,16 +57,19 @@ def _setting_flags(command):
     is_flag=True,
     help="Continue the run in --out from its last checkpoint (the files it names must lie in --out).",
 )
+@ray_address(
+    "With --backend rllib: the Ray cluster to train on, 'auto' or HOST:PORT [default: start a Ray for this run]."
+)
 @_setting_flags
-def train_command(config_file, out, resume, **flags):
-    """Self-play training with MaskablePPO against a pool of baselines and earlier snapshots.
+def train_command(config_file, out, resume, ray_address, **flags):
+    """Self-play training with PPO against a pool of baselines and earlier snapshots.
 
-    Shows a progress bar, logs to CSV and TensorBoard (--out/tensorboard), evaluates
-    against the baseline agents every --eval-every steps and keeps the best model. Ends
-    with the best model's results table and the learning-curve plot.
+    --backend sb3 (the default) trains with sb3-contrib's MaskablePPO on this machine;
+    --backend rllib with RLlib's PPO on Ray, over --env-runners env runners (docs/scaling.md).
+    Shows a progress bar, logs to CSV, evaluates against the baseline agents every
+    --eval-every steps and keeps the best policy. Ends with the best policy's results
+    table and the learning-curve plot.
     """
-    from ..learning import selfplay
-
     given = {k: v for k, v in flags.items() if v is not None}
     saved = Path(out) / "config.toml"
     if resume and config_file:
@@ -77,19 +82,32 @@ def train_command(config_file, out, resume, **flags):
         else:
             base = configs.read(config_file) if config_file else configs.TrainConfig()
         config = configs.from_dict(given, base, source="flags")
-        click.echo(f"training {config.players}-player self-play for {config.steps:,} steps into {out}")
-        result = selfplay.train(config, out, resume=resume, echo=click.echo)
+        click.echo(
+            f"training {config.players}-player self-play with {config.backend} for {config.steps:,} steps into {out}"
+        )
+        if config.backend == "rllib":
+            from ..cluster import require_ray
+
+            require_ray()  # before the trainer's modules import it
+            from ..rllib import trainer
+
+            result = trainer.train(config, out, resume=resume, ray_address=ray_address, echo=click.echo)
+        else:
+            if ray_address:
+                raise ConfigError("--ray-address needs --backend rllib")
+            from ..learning import selfplay
+
+            result = selfplay.train(config, out, resume=resume, echo=click.echo)
     files, state = result["files"], result["state"]
     best = state["best"]
     click.echo(f"\ntrained {state['steps']:,} steps in {state['seconds'] / 60:.1f} minutes")
-    click.echo(f"best model: {files.best} (step {best['steps']:,}); its evaluation:")
+    click.echo(f"best policy: {files.best} (step {best['steps']:,}); its evaluation:")
     from ..learning.baselines import table
 
     click.echo(table(result["rows"]))
-    click.echo(
-        f"\nlearning curve: {files.curve}\nlogs: {files.training}, {files.evaluations}, "
-        f"{files.root}/progress.csv, {files.tensorboard}/"
-    )
+    logs = [files.training, files.evaluations, files.root / "progress.csv"]
+    logs += [f"{files.tensorboard}/"] if config.backend == "sb3" else []
+    click.echo(f"\nlearning curve: {files.curve}\nlogs: {', '.join(map(str, logs))}")
 
 
 @loads_models
@@ -123,8 +141,12 @@ def train_command(config_file, out, resume, **flags):
     callback=output(directory=True),
     help="Write evaluation.json and evaluation.png here.",
 )
-def evaluate_command(model, opponents, players, games, seed, workers, out):
-    """Play a trained model (a MaskablePPO .zip) against baseline agents: win rates with 95% intervals."""
+@ray_address("Play the games as Ray tasks on this cluster: 'auto', HOST:PORT, or 'local' to start a Ray here.")
+def evaluate_command(model, opponents, players, games, seed, workers, out, ray_address):
+    """Play a trained policy against baseline agents: win rates with 95% intervals.
+
+    MODEL is a MaskablePPO .zip (tribune train) or an RLlib policy .pt (tribune train --backend rllib).
+    """
     from agents import make_agent, split_specs
 
     from ..learning import baselines, figures
@@ -132,10 +154,11 @@ def evaluate_command(model, opponents, players, games, seed, workers, out):
     specs = [s for s in split_specs(opponents) if s]
     if not specs:
         raise click.BadParameter("name at least one agent spec", param_hint="--opponents")
+    agent = f"{'rllib' if Path(model).suffix == '.pt' else 'model'}:{model}"
     with usage_errors():
-        for spec in [f"model:{model}", *specs]:
+        for spec in [agent, *specs]:
             make_agent(spec)  # a bad spec or model file stops here
-        rows = baselines.evaluate_model(model, specs, players, games, seed, workers)
+        rows = baselines.evaluate_agent(agent, specs, players, games, seed, workers, ray_address=ray_address)
     click.echo(baselines.table(rows))
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)

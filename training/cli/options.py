@@ -31,9 +31,15 @@ def loads_models(command: click.Command) -> click.Command:
     """Say in a command's help that the model files it may load run code."""
     command.help = inspect.cleandoc(command.help) + (
         "\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
-        "of pickled Python objects: loading one runs its code, so load only model files you trust."
+        "of pickled Python objects: loading one runs its code, so load only model files you trust. "
+        "RLlib policies (rllib:PATH.pt) hold tensors only and run no code."
     )
     return command
+
+
+def ray_address(help: str):
+    """The --ray-address option: where Ray runs the work (see training/cluster.py)."""
+    return click.option("--ray-address", metavar="ADDRESS", help=help)
 
 
 def output(directory: bool = False):

@@ -1,8 +1,8 @@
-"""Evaluating a trained model: tournaments of the model against each baseline in turn.
+"""Evaluating a trained policy: tournaments of its agent against each baseline in turn.
 
-The model sits in one seat and the opponent's spec in every other; each deal is played in
-every rotation of the seating (see :mod:`training.arena.tournament`), so the model meets the
-same cards from every seat. The result per opponent is the model's win rate with its 95%
+The policy (any agent spec: ``model:PATH.zip``, ``rllib:PATH.pt``) sits in one seat and the opponent's spec in every other; each deal is played in
+every rotation of the seating (see :mod:`training.arena.tournament`), so the policy meets the
+same cards from every seat. The result per opponent is the policy's win rate with its 95%
 Wilson interval, mean score and rank.
 """
 
@@ -24,15 +24,22 @@ def settings(players: int) -> dict:
     }
 
 
-def evaluate_model(
-    model_path, opponents: list, players: int, games: int, seed: int = 0, workers: int | None = None
+def evaluate_agent(
+    agent: str,
+    opponents: list,
+    players: int,
+    games: int,
+    seed: int = 0,
+    workers: int | None = None,
+    ray_address: str | None = None,
 ) -> list[dict]:
-    """One row per opponent spec: the model's results in `games` games against it."""
-    model, game = f"model:{model_path}", settings(players)
+    """One row per opponent spec: the results of the `agent` spec in `games` games against it
+    (its games spread over a Ray cluster with `ray_address`, see :mod:`training.cluster`)."""
+    game = settings(players)
     rows = []
     for spec in opponents:
-        specs = [model] + [spec] * (players - 1)
-        results = tournament.run(specs, games, seed, game, workers)
+        specs = [agent] + [spec] * (players - 1)
+        results = tournament.run(specs, games, seed, game, workers, ray_address=ray_address)
         summary = tournament.summarize(results, specs, seed, game)
         entrant = summary["entrants"][0]
         rows.append(

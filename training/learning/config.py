@@ -23,6 +23,7 @@ MAX_BYTES = 2**20  # a config file: a few hundred bytes
 MAX_ROLLOUT = 65_536  # n_steps x num_envs: the rollout is held in memory, about 8 KB a step
 MAX_LAYERS, MAX_WIDTH = 4, 512
 MAX_STEPS = 10**10
+BACKENDS = ("sb3", "rllib")  # stable-baselines3's MaskablePPO on this machine; RLlib's PPO on Ray
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class TrainConfig:
     """What a self-play run does; ``help`` in each field's metadata is the flag's help text, ``range``
     the values a number may take."""
 
+    backend: str = setting("sb3", f"Trainer: {', '.join(BACKENDS)} (RLlib on Ray: docs/scaling.md).")
     players: int = setting(2, "Players per game.", Range(2, 5))
     steps: int = setting(200_000, "Learner decisions to train for (environment steps).", Range(1, MAX_STEPS))
     num_envs: int = setting(32, "Games played side by side.", Range(1, 1024))
@@ -97,6 +99,11 @@ class TrainConfig:
     workers: int = setting(
         0, "Processes for the learner's games, imitation and evaluation (0: the number of CPUs).", Range(0, MAX_WORKERS)
     )
+    env_runners: int = setting(
+        1,
+        "RLlib env runners, each playing num_envs games (rllib backend; 0: sampled in the learner's process).",
+        Range(0, MAX_WORKERS),
+    )
 
     def __post_init__(self):
         for f in fields(self):
@@ -105,6 +112,13 @@ class TrainConfig:
                 raise ConfigError(f"bad training config: {f.name} must be {bounds}, got {getattr(self, f.name)!r}")
         if self.reward not in SCHEMES:
             raise ConfigError(f"bad training config: reward must be one of {SCHEMES}")
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"bad training config: backend must be one of {BACKENDS}, got {self.backend!r}")
+        if self.backend == "rllib" and (self.imitation_games or self.advisor):
+            raise ConfigError(
+                "bad training config: the rllib backend has no imitation warm start and no advisor "
+                "(imitation_games = 0, advisor = '')"
+            )
         if self.n_steps * self.num_envs > MAX_ROLLOUT:
             raise ConfigError(
                 f"bad training config: n_steps x num_envs must be at most {MAX_ROLLOUT:,} "

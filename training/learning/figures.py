@@ -11,7 +11,7 @@ from ..arena.plots import win_bars
 
 def learning_curve(files, config) -> None:
     """Write the run's learning curve: evaluation win rates (95% bands) and the self-play win rate."""
-    from .selfplay import read_csv
+    from .runs import read_csv
 
     evaluations, training = read_csv(files.evaluations), read_csv(files.training)
     fig = Figure(figsize=(8, 4.5), layout="constrained")

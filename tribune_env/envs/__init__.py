@@ -1,10 +1,10 @@
-"""The environment adapters: the engine as PettingZoo, Gymnasium and vector environments.
+"""The environment adapters: the engine as PettingZoo, Gymnasium, RLlib and vector environments.
 
 They sit above the engine (``tribune_env`` imports none of them, so a game needs neither
 gymnasium nor pettingzoo) and below the agents. Importing this package registers the
 Gymnasium id ``Tribune-v0``; ``gymnasium.make("tribune_env.envs:Tribune-v0")`` imports it
 on the way. PettingZoo and stable-baselines3 (with torch) load only when their adapter is
-asked for.
+asked for, and Ray only with ``TribuneMultiAgentEnv`` (RLlib's multi-agent API).
 """
 
 from gymnasium.envs.registration import register, registry
@@ -26,7 +26,11 @@ def __getattr__(name):
         from .vector import VectorEnv
 
         return VectorEnv
+    if name == "TribuneMultiAgentEnv":  # imported on demand: Ray's RLlib (the ray extra)
+        from .multi_agent import TribuneMultiAgentEnv
+
+        return TribuneMultiAgentEnv
     raise AttributeError(f"module 'tribune_env.envs' has no attribute {name!r}")
 
 
-__all__ = ["OpponentPool", "SingleAgentEnv", "VectorEnv", "VectorGames", "env", "raw_env"]
+__all__ = ["OpponentPool", "SingleAgentEnv", "TribuneMultiAgentEnv", "VectorEnv", "VectorGames", "env", "raw_env"]

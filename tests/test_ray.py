@@ -1,0 +1,229 @@
+"""Training and tournaments on Ray: a local Ray, a killed worker, and a cluster of two nodes.
+
+Ray is started by the tests themselves (a local Ray per module, a two-node cluster for
+the last tests), and shut down after them. Worker processes load the compiled engine
+from the compile cache that earlier tests filled (``training.cluster`` passes it on).
+"""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+import ray
+from click.testing import CliRunner
+
+from training.arena import tournament
+from training.cli import main
+from training.learning import config as configs
+from training.learning.baselines import settings
+from training.rllib import trainer
+
+DETERMINED = ("seat_think", "node")  # what a game's result holds beyond what its seed decides
+
+
+def outcome(results: list) -> list:
+    return [{k: v for k, v in r.items() if k not in DETERMINED} for r in results]
+
+
+# A few PPO iterations: 2 players, one env runner, a short evaluation.
+TINY = dict(
+    backend="rllib",
+    players=2,
+    steps=1200,
+    num_envs=2,
+    n_steps=256,
+    batch_size=128,
+    n_epochs=1,
+    net_arch="32",
+    env_runners=1,
+    baselines="random=1,heuristic=1",
+    snapshot_every=600,
+    eval_every=1000,
+    eval_games=4,
+    checkpoint_every=1000,
+    workers=1,
+)
+
+
+def tiny(**changes) -> configs.TrainConfig:
+    return configs.TrainConfig(**{**TINY, **changes})
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    from training.cluster import connect
+
+    ray.shutdown()
+    yield connect("local")
+    ray.shutdown()
+
+
+def running_game_workers() -> list[int]:
+    """Pids of the Ray worker processes playing a game now (their title is ``ray::_call``)."""
+    listing = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True).stdout
+    return [int(line.split()[0]) for line in listing.splitlines() if "ray::_call" in line]
+
+
+def test_a_tournament_on_ray_gives_the_process_pools_results(local_ray):
+    specs, game = ["heuristic", "random", "random"], settings(3)
+    local = tournament.run(specs, 6, 5, game, workers=2)
+    on_ray = tournament.run(specs, 6, 5, game, ray_address="local")
+    assert outcome(on_ray) == outcome(local)
+    assert all(r["node"] == ray.get_runtime_context().get_node_id() for r in on_ray)
+    summary = tournament.summarize(on_ray, specs, 5, game)
+    assert summary["timing"]["games_per_node"] == {on_ray[0]["node"]: 6}
+
+
+def test_a_killed_tournament_worker_loses_nothing(local_ray):
+    """A worker process is killed while it plays; its game is played again, and the
+    tournament ends with the same results as one without the fault."""
+    specs, game = ["heuristic", "heuristic"], settings(2)
+    killed = []
+
+    def kill_one():
+        deadline = time.monotonic() + 120
+        while not killed and time.monotonic() < deadline:
+            for pid in running_game_workers():
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                break
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    faulty = tournament.run(specs, 8, 9, game, ray_address="local")
+    killer.join()
+    assert killed, "no game was running to kill"
+    assert outcome(faulty) == outcome(tournament.run(specs, 8, 9, game, workers=2))
+
+
+def test_tiny_rllib_training_resumes_and_its_policy_plays_everywhere(local_ray, tmp_path):
+    out = tmp_path / "run"
+    runner = CliRunner()
+    flags = [item for key, value in TINY.items() for item in (f"--{key.replace('_', '-')}", str(value))]
+    result = runner.invoke(main, ["train", *flags, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "win rate [95% CI]" in result.output and "best policy" in result.output
+    state = json.loads((out / "state.json").read_text())
+    assert state["steps"] >= 1200 and state["best"] is not None
+    assert len(state["snapshots"]) >= 2 and all((out / p).exists() for p in state["snapshots"])
+    for name in (
+        "best_policy.pt",
+        "policy.pt",
+        "learning_curve.png",
+        "evaluations.csv",
+        "training.csv",
+        "progress.csv",
+    ):
+        assert (out / name).exists(), name
+    assert (out / "checkpoint" / "rllib_checkpoint.json").exists()
+    evaluations = (out / "evaluations.csv").read_text().splitlines()
+    assert evaluations[0].startswith("steps,opponent,games,win_rate,low,high")
+
+    resumed = runner.invoke(main, ["train", "--out", str(out), "--resume", "--steps", "2400"])
+    assert resumed.exit_code == 0, resumed.output
+    state = json.loads((out / "state.json").read_text())
+    assert state["steps"] >= 2400 and state["segments"] == 1
+
+    policy = str(out / "best_policy.pt")
+    played = runner.invoke(main, ["tournament", f"rllib:{policy}", "random", "--games", "2", "--workers", "1"])
+    assert played.exit_code == 0, played.output
+    evaluated = runner.invoke(main, ["evaluate", policy, "--opponents", "random", "--games", "2", "--workers", "1"])
+    assert evaluated.exit_code == 0 and "random" in evaluated.output, evaluated.output
+    lines = "1\n" * 3000
+    person = runner.invoke(
+        main,
+        ["play", "--players", "2", "--opponents", f"rllib:{policy}", "--round-limit", "2", "--seed", "1"],
+        input=lines,
+    )
+    assert person.exit_code == 0 and f"player_1: rllib:{policy}" in person.output, person.output
+    assert "Game over:" in person.output
+    on_ray = runner.invoke(
+        main, ["evaluate", policy, "--opponents", "random", "--games", "2", "--ray-address", "local"]
+    )
+    assert on_ray.exit_code == 0 and on_ray.output.splitlines()[-1] == evaluated.output.splitlines()[-1]
+
+
+def test_the_scaling_guide_example_runs(local_ray, capsys):
+    from test_docs import run_examples
+
+    assert run_examples("docs/scaling.md") == 1
+    assert "sampled:" in capsys.readouterr().out
+
+
+def test_the_rllib_backend_refuses_what_it_does_not_do(tmp_path):
+    with pytest.raises(configs.ConfigError, match="imitation"):
+        tiny(imitation_games=10)
+    with pytest.raises(configs.ConfigError, match="backend"):
+        tiny(backend="tensorflow")
+    result = CliRunner().invoke(main, ["train", "--ray-address", "auto", "--out", str(tmp_path / "x")])
+    assert result.exit_code != 0 and "--backend rllib" in result.output
+
+
+def test_a_killed_env_runner_is_restarted_and_the_run_finishes(local_ray, tmp_path, monkeypatch):
+    """The env runner's process is killed after the first iteration; RLlib restarts it and
+    the run trains to its end."""
+    killed = []
+    log = trainer.RLlibTrainer._log
+
+    def log_then_kill(self, result, seconds):
+        if not killed:
+            pids = self.algorithm.env_runner_group.foreach_env_runner(lambda r: os.getpid(), local_env_runner=False)
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+        return log(self, result, seconds)
+
+    monkeypatch.setattr(trainer.RLlibTrainer, "_log", log_then_kill)
+    run = trainer.RLlibTrainer(tiny(steps=2000, eval_every=0, snapshot_every=0), tmp_path / "run", progress=False)
+    result = run.run()
+    assert killed and result["steps"] >= 2000
+    assert len((tmp_path / "run" / "training.csv").read_text().splitlines()) >= 4  # iterations after the fault
+
+
+# ----------------------------------------------------------------- two nodes on this machine
+@pytest.fixture(scope="module")
+def two_nodes():
+    from ray.cluster_utils import Cluster
+
+    ray.shutdown()
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    yield cluster
+    ray.shutdown()
+    cluster.shutdown()
+
+
+def test_a_tournament_and_a_training_run_use_both_nodes(two_nodes, tmp_path):
+    nodes = {node.node_id for node in two_nodes.list_all_nodes()}
+    assert len(nodes) == 2
+    specs, game = ["heuristic", "random"], settings(2)
+    results = tournament.run(specs, 8, 3, game, ray_address=two_nodes.address)
+    assert {r["node"] for r in results} == nodes
+    assert outcome(results) == outcome(tournament.run(specs, 8, 3, game, workers=2))
+
+    run = trainer.RLlibTrainer(
+        tiny(env_runners=2, steps=600, eval_every=0, snapshot_every=0),
+        tmp_path / "run",
+        progress=False,
+        ray_address=two_nodes.address,
+    )
+    placed = []
+    log = run._log
+
+    def log_and_place(result, seconds):
+        if not placed:
+            placed.extend(
+                run.algorithm.env_runner_group.foreach_env_runner(
+                    lambda r: ray.get_runtime_context().get_node_id(), local_env_runner=False
+                )
+            )
+        return log(result, seconds)
+
+    run._log = log_and_place
+    assert run.run()["steps"] >= 600
+    assert set(placed) == nodes

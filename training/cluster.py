@@ -1,0 +1,103 @@
+"""Ray: joining a cluster or starting a local one, and mapping jobs over it as Ray tasks.
+
+``address`` is what ``ray.init`` takes: ``None`` or ``"local"`` starts a Ray for this run
+alone, ``"auto"`` joins the cluster running on this machine, ``"host:port"`` (a head's
+GCS address, as ``ray start --head`` prints it) joins that one. The workers get this
+process's numba cache directory, so that they load the compiled engine instead of
+compiling it again. Importing this module does not import Ray.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import uuid
+from collections import deque
+
+from tribune_env.errors import ConfigError
+
+AHEAD = 2  # tasks in flight per CPU of the cluster, ahead of the results taken
+RETRIES = 5  # times a task is run again when its worker process dies (a task is a seeded game: same result)
+PASSED_ON = ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")
+
+
+def require_ray() -> None:
+    """ConfigError, saying what to install, when Ray's RLlib is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None or importlib.util.find_spec("ray.rllib") is None:
+        raise ConfigError("this needs Ray's RLlib, the ray extra: pip install -e '.[ray]'")
+
+
+def connect(address: str | None):
+    """Ray, initialised for this process (once); ConfigError if the cluster cannot be reached."""
+    require_ray()
+    import ray
+
+    if not ray.is_initialized():
+        env_vars = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
+        try:
+            ray.init(
+                address=address,
+                runtime_env={"env_vars": env_vars} if env_vars else None,
+                include_dashboard=False,
+                logging_level="ERROR",
+                log_to_driver=False,
+            )
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            raise ConfigError(f"cannot join the Ray cluster at {address!r}: {exc}") from None
+    return ray
+
+
+# Initialisers run in this worker process, by run: a worker serves many runs, and each
+# starts afresh (its agents made again) once.
+_started: set = set()
+
+
+def _call(fn, job, initializer, initargs, run: str):
+    """A job in a worker: its result, and the node that ran it."""
+    if initializer is not None and run not in _started:
+        initializer(*initargs)
+        _started.add(run)
+    import ray
+
+    return fn(job), ray.get_runtime_context().get_node_id()
+
+
+def ray_map(fn, jobs, address: str | None, initializer=None, initargs=(), nodes: list | None = None):
+    """``map(fn, jobs)`` in order, each job a Ray task on the cluster at `address`.
+
+    Like :func:`training.arena.processes.parallel_map`: `jobs` may be lazy (a few per CPU
+    are in flight), and ``initializer(*initargs)`` runs once per worker before its first
+    job of this map. A task whose worker process dies is run again, up to RETRIES times;
+    a job that raises is not (its error is raised here, as the process pool raises it).
+    `nodes`, if given, receives the id of the node that ran each job, in order.
+    """
+    ray = connect(address)
+    task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_call)
+    pickle.dumps((fn, initializer, initargs))  # fail here, not in a worker, on what cannot travel
+    shared = ray.put(fn), ray.put(initargs)
+    run = uuid.uuid4().hex
+    window = AHEAD * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    pending = deque()
+    try:
+        for job in jobs:
+            pending.append(task.remote(shared[0], job, initializer, shared[1], run))
+            if len(pending) >= window:
+                yield _result(ray, pending.popleft(), nodes)
+        while pending:
+            yield _result(ray, pending.popleft(), nodes)
+    finally:  # stopped early: the tasks not finished are cancelled
+        for ref in pending:
+            ray.cancel(ref)
+
+
+def _result(ray, ref, nodes):
+    """A task's value; a job's own error comes out as itself, as from a process pool."""
+    try:
+        value, node = ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        raise exc.as_instanceof_cause() from None
+    if nodes is not None:
+        nodes.append(node)
+    return value

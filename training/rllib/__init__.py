@@ -1,0 +1,1 @@
+"""Self-play training with RLlib's PPO on Ray: the league (:mod:`.league`) and the run (:mod:`.trainer`)."""

@@ -1,0 +1,127 @@
+"""Tribune as an RLlib ``MultiAgentEnv`` (RLlib's current API stack), for 2 to 5 players.
+
+Turn-based: each step takes the action of the one agent to act and returns an observation
+for the next one only. An observation is a dict under the keys RLlib's action-masking
+modules expect: ``observations`` (the seat's float32 vector, docs/observation.md) and
+``action_mask`` (1.0 for each legal action). When the game ends every agent receives its
+own final observation and final reward (:mod:`tribune_env.envs.rewards`), whoever moved
+last; a game cut at the round limit ends ``truncated``, not ``terminated``.
+
+Actions sampled without the mask: ``action_space.sample()`` (what generic tools call,
+RLlib's environment validation among them) draws a random *legal* action of the decision
+waiting, as in :class:`~tribune_env.envs.single.LegalDiscrete`, so such tools play real
+games. Any other illegal action raises :class:`~tribune_env.errors.IllegalActionError`
+naming it, and the game is left as it was. Importing this module imports Ray.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+from ..data import DEFAULT_DATA
+from ..engine import Game
+from ..errors import ConfigError, IllegalActionError
+from .rewards import check_scheme, final_rewards
+from .single import LegalDiscrete, SampledAction
+
+OBSERVATIONS, ACTION_MASK = "observations", "action_mask"
+SETTINGS = ("num_players", "reward", "victory_card", "point_variant", "round_limit", "auto_forced")
+
+
+def agent_id(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def seat_of(agent: str) -> int:
+    """The seat of an agent id ``player_<seat>``."""
+    return int(agent.rsplit("_", 1)[1])
+
+
+class TribuneMultiAgentEnv(MultiAgentEnv):
+    """One game per episode; ``config`` (RLlib's ``env_config``) may hold ``num_players`` (2),
+    ``reward`` (``win``), ``victory_card``, ``point_variant``, ``round_limit`` and
+    ``auto_forced``, as :class:`~tribune_env.Game` and the other adapters take them.
+
+    ``reset(seed=...)`` seeds the environment's generator, from which every game's deal is
+    drawn: the same seed gives the same games for the same actions. ``game_seed`` is the
+    current game's own seed (agents playing in it are seeded from it, as in a tournament);
+    it is no agent's observation.
+    """
+
+    def __init__(self, config: dict | None = None):
+        super().__init__()
+        config = dict(config or {})
+        unknown = sorted(set(config) - set(SETTINGS))
+        if unknown:
+            raise ConfigError(f"unknown setting(s) {', '.join(unknown)} for Tribune; known: {', '.join(SETTINGS)}")
+        self.reward_scheme = check_scheme(config.pop("reward", "win"))
+        self._config = {"num_players": 2, **config, "data": DEFAULT_DATA, "log": False}
+        self.game = Game(seed=0, **self._config)  # checks the configuration now
+        self.game_seed = 0
+        n, actions = self.game.n, self.game.A.size
+        self.agents = self.possible_agents = [agent_id(seat) for seat in range(n)]
+        observation_space = spaces.Dict(
+            {
+                OBSERVATIONS: self.game.obs_layout.space(),
+                ACTION_MASK: spaces.Box(0.0, 1.0, (actions,), np.float32),
+            }
+        )
+        self.observation_spaces = {a: observation_space for a in self.agents}
+        self.action_spaces = {a: LegalDiscrete(actions, self._legal_for(seat_of(a))) for a in self.agents}
+        self._rng = np.random.default_rng()
+
+    def _legal_for(self, seat: int):
+        def legal() -> np.ndarray:
+            game = self.game
+            return game.legal_mask() if not game.is_over and game.current_player == seat else np.zeros(game.A.size)
+
+        return legal
+
+    def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            for number, space in enumerate(self.action_spaces.values()):
+                space.seed(int(np.random.SeedSequence([seed, number]).generate_state(1)[0]))
+        self.game_seed = int(self._rng.integers(2**63))
+        self.game = Game(seed=self.game_seed, **self._config)
+        acting = agent_id(self.game.current_player)
+        return {acting: self._observe(self.game.current_player)}, {acting: {}}
+
+    def step(self, action_dict: dict):
+        game = self.game
+        if game.is_over:
+            raise IllegalActionError("the game is over: call reset() before step()")
+        acting = agent_id(game.current_player)
+        if set(action_dict) != {acting}:
+            raise IllegalActionError(
+                f"it is {acting}'s turn alone: step() takes {{{acting!r}: action}}, got actions for {sorted(action_dict)}"
+            )
+        action = action_dict[acting]
+        if isinstance(action, SampledAction):
+            action = action.resolve(game.legal_mask())
+        game.step(action)  # an illegal action raises, changing nothing
+        if not game.is_over:
+            following = agent_id(game.current_player)
+            done = {"__all__": False}
+            return {following: self._observe(game.current_player)}, {acting: 0.0}, done, done, {}
+        rewards = final_rewards(game, self.reward_scheme)
+        ending = {"winners": game.winners(), "scores": [int(s) for s in game.scores()]}
+        observations = {a: self._observe(seat) for seat, a in enumerate(self.agents)}
+        terminated = {a: game.terminated for a in self.agents} | {"__all__": game.terminated}
+        truncated = {a: game.truncated for a in self.agents} | {"__all__": game.truncated}
+        rewarded = {a: float(rewards[seat]) for seat, a in enumerate(self.agents)}
+        return observations, rewarded, terminated, truncated, {a: dict(ending) for a in self.agents}
+
+    def _observe(self, seat: int) -> dict:
+        return {
+            OBSERVATIONS: self.game.observe(seat),
+            ACTION_MASK: self.game.legal_mask().astype(np.float32)
+            if self.game.current_player == seat and not self.game.is_over
+            else np.zeros(self.game.A.size, np.float32),
+        }
+
+    def render(self):
+        """The table in full (an RLlib environment is watched by its user, not by a seat)."""
+        return self.game.render()
