@@ -21,6 +21,7 @@ import numpy as np
 
 from tribune_env import Game, StateFormatError, VictoryCard
 from tribune_env.data import NUM_VALUES
+from tribune_env.envs.observation_space import observation_space
 from tribune_env.saving import card_counts
 from tribune_env.state import Meta
 from tribune_env.tasks import Task
@@ -619,7 +620,7 @@ _SPACES = {}
 def _space(g: Game):
     """The game's declared observation space (a gymnasium Box; one per layout size)."""
     if g.obs_layout.size not in _SPACES:
-        _SPACES[g.obs_layout.size] = g.obs_layout.space()
+        _SPACES[g.obs_layout.size] = observation_space(g.obs_layout)
     return _SPACES[g.obs_layout.size]
 
 

@@ -98,6 +98,19 @@ def test_nothing_imports_the_command():
     assert cli_importers(modules()) == []
 
 
+def test_no_engine_module_imports_an_adapter_library():
+    """Not even inside a function: the engine's users need none of them (the Gymnasium space is the adapters')."""
+    libraries = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "ray")
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {target}"
+        for path in modules()
+        if layer(module_name(path)) == "engine"
+        for line, target in imports(path)
+        if target.split(".")[0] in libraries
+    ]
+    assert found == []
+
+
 def test_the_checks_see_an_upward_import(tmp_path, monkeypatch):
     """The checks above can fail: an engine module importing the adapters, and one importing the command."""
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)

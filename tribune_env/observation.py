@@ -127,12 +127,6 @@ class ObservationLayout:
         self.size = offset
         self.offsets = np.array([self.slices[name].start for name, _, _ in SEGMENTS], dtype=np.int64)
 
-    def space(self):
-        """The Gymnasium space of one observation (every value is a count or a flag, so >= 0)."""
-        from gymnasium import spaces
-
-        return spaces.Box(0.0, np.inf, (self.size,), np.float32)
-
     def template(self, g) -> np.ndarray:
         """The parts fixed for a whole game: seats present and the victory card."""
         o = np.zeros(self.size, dtype=np.float32)

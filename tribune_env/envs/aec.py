@@ -18,6 +18,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from ..data import DEFAULT_DATA, MAX_PLAYERS
 from ..engine import Game
 from ..errors import ConfigError
+from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards
 
 
@@ -94,7 +95,10 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.game.n)]
         size, actions = self.game.obs_layout.size, self.game.A.size
         obs_space = spaces.Dict(
-            {"observation": self.game.obs_layout.space(), "action_mask": spaces.Box(0, 1, (actions,), np.int8)}
+            {
+                "observation": observation_space(self.game.obs_layout),
+                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+            }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}

@@ -23,6 +23,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ..data import DEFAULT_DATA
 from ..engine import Game
 from ..errors import ConfigError, IllegalActionError
+from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards
 from .single import LegalDiscrete, SampledAction
 
@@ -62,13 +63,13 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
         self.game_seed = 0
         n, actions = self.game.n, self.game.A.size
         self.agents = self.possible_agents = [agent_id(seat) for seat in range(n)]
-        observation_space = spaces.Dict(
+        with_mask = spaces.Dict(
             {
-                OBSERVATIONS: self.game.obs_layout.space(),
+                OBSERVATIONS: observation_space(self.game.obs_layout),
                 ACTION_MASK: spaces.Box(0.0, 1.0, (actions,), np.float32),
             }
         )
-        self.observation_spaces = {a: observation_space for a in self.agents}
+        self.observation_spaces = {a: with_mask for a in self.agents}
         self.action_spaces = {a: LegalDiscrete(actions, self._legal_for(seat_of(a))) for a in self.agents}
         self._rng = np.random.default_rng()
 

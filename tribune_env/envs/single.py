@@ -17,6 +17,7 @@ from ..data import DEFAULT_DATA
 from ..engine import Game
 from ..errors import ConfigError, IllegalActionError
 from ..player import PlayerView
+from .observation_space import observation_space
 from .opponents import LearnerSeats, Lineup, seat_policies
 from .rewards import check_scheme, final_rewards
 
@@ -130,7 +131,7 @@ class SingleAgentEnv(gym.Env):
         self.num_players = self.game.n
         self._seats = LearnerSeats(learner_seat, self.num_players)
         self.set_opponents(opponents)
-        self.observation_space = self.game.obs_layout.space()
+        self.observation_space = observation_space(self.game.obs_layout)
         self.action_space = LegalDiscrete(self.game.A.size, self._legal_now)
         self.learner = 0
         self._forfeited = False

@@ -24,6 +24,7 @@ from ..errors import ConfigError
 from ..player import PlayerView
 from ..state import Status
 from .advice import advise, advised_space
+from .observation_space import observation_space
 from .opponents import LearnerSeats, Lineup
 from .vector_games import VectorGames
 
@@ -63,7 +64,7 @@ class VectorEnv(_Base):
         self._seats = [LearnerSeats(learner_seat, n, first=i) for i in range(num_envs)]
         self.set_opponents(opponents)
         self.advisor = advisor
-        space = self.games.obs_layout.space()
+        space = observation_space(self.games.obs_layout)
         if advisor is not None:
             space = advised_space(space, self.games.action_size)
         self._init_spaces(num_envs, space, spaces.Discrete(self.games.action_size))
