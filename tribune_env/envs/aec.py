@@ -17,9 +17,9 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..data import DEFAULT_DATA, MAX_PLAYERS
 from ..engine import Game
-from ..errors import ConfigError
 from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards
+from .settings import check_render_mode, game_settings
 
 
 def env(**config):
@@ -76,22 +76,16 @@ class raw_env(AECEnv):
         data=DEFAULT_DATA,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(
-                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_scheme = check_scheme(reward)
-        self.render_mode = render_mode
-        self._config = dict(
+        self._config, self.game = game_settings(
             num_players=num_players,
             victory_card=victory_card,
             point_variant=point_variant,
             round_limit=round_limit,
             auto_forced=auto_forced,
             data=data,
-            log=False,
         )
-        self.game = Game(seed=0, **self._config)  # checks the configuration now
         self.possible_agents = [f"player_{i}" for i in range(self.game.n)]
         size, actions = self.game.obs_layout.size, self.game.A.size
         obs_space = spaces.Dict(

@@ -20,11 +20,11 @@ import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from ..data import DEFAULT_DATA
 from ..engine import Game
 from ..errors import ConfigError, IllegalActionError
 from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards
+from .settings import game_settings
 from .single import LegalDiscrete, SampledAction
 
 OBSERVATIONS, ACTION_MASK = "observations", "action_mask"
@@ -58,8 +58,7 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
         if unknown:
             raise ConfigError(f"unknown setting(s) {', '.join(unknown)} for Tribune; known: {', '.join(SETTINGS)}")
         self.reward_scheme = check_scheme(config.pop("reward", "win"))
-        self._config = {"num_players": 2, **config, "data": DEFAULT_DATA, "log": False}
-        self.game = Game(seed=0, **self._config)  # checks the configuration now
+        self._config, self.game = game_settings(**{"num_players": 2, **config})
         self.game_seed = 0
         n, actions = self.game.n, self.game.A.size
         self.agents = self.possible_agents = [agent_id(seat) for seat in range(n)]

@@ -20,6 +20,7 @@ from ..player import PlayerView
 from .observation_space import observation_space
 from .opponents import LearnerSeats, Lineup, seat_policies
 from .rewards import check_scheme, final_rewards
+from .settings import check_render_mode, game_settings
 
 ILLEGAL_ACTION = ("raise", "lose")
 
@@ -112,22 +113,16 @@ class SingleAgentEnv(gym.Env):
         if illegal_action not in ILLEGAL_ACTION:
             raise ConfigError(f"illegal_action must be one of {ILLEGAL_ACTION}, got {illegal_action!r}")
         self.illegal_action = illegal_action
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(
-                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_scheme = check_scheme(reward)
-        self._config = dict(
+        self._config, self.game = game_settings(
             num_players=num_players,
             victory_card=victory_card,
             point_variant=point_variant,
             round_limit=round_limit,
             auto_forced=auto_forced,
             data=data,
-            log=False,
         )
-        self.game = Game(seed=0, **self._config)  # checks the configuration now
         self.num_players = self.game.n
         self._seats = LearnerSeats(learner_seat, self.num_players)
         self.set_opponents(opponents)

@@ -13,10 +13,11 @@ import numpy as np
 
 from ..core.batched import actors, observe_batch, step_batch
 from ..core.events import CAPACITY, WIDTH
-from ..data import DEFAULT_DATA, MAX_PLAYERS
+from ..data import MAX_PLAYERS
 from ..engine import Game
 from ..errors import ConfigError, IllegalActionError
 from .rewards import check_scheme, final_rewards
+from .settings import game_settings
 
 
 class VectorGames:
@@ -34,8 +35,7 @@ class VectorGames:
             raise ConfigError("seed is an argument of VectorGames itself, and games in a batch keep no log")
         self.num_envs = int(num_envs)
         self.reward_scheme = check_scheme(reward)
-        self._config = {"data": DEFAULT_DATA, **config, "log": False}
-        first = Game(seed=0, **self._config)  # checks the configuration now
+        self._config, first = game_settings(**config)
         self.num_players = first.n
         self.obs_layout = first.obs_layout
         self.action_size = first.A.size
