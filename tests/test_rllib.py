@@ -56,6 +56,22 @@ def test_rllib_validation_passes_and_games_end_with_every_agents_reward(n, kw):
         assert not observations[a][ACTION_MASK].any()  # no one acts in a finished game
 
 
+@pytest.mark.parametrize("n, kw", SETTINGS, ids=IDS)
+def test_the_pettingzoo_environment_in_rllibs_wrapper_passes_its_validation(n, kw):
+    """What the issue first saw fail: the PettingZoo environment in RLlib's PettingZooEnv.
+    Its unmasked sample is now a legal move too, and plain illegal actions still raise."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    import tribune_env.envs
+
+    wrapped = PettingZooEnv(tribune_env.envs.env(num_players=n, **kw))
+    check_multiagent_environments(wrapped)
+    observations, _ = wrapped.reset(seed=1)
+    ((acting, observation),) = observations.items()
+    with pytest.raises(IllegalActionError):
+        wrapped.step({acting: int(np.flatnonzero(observation["action_mask"] == 0)[0])})
+
+
 def test_only_the_acting_agent_is_rewarded_during_the_game():
     env = TribuneMultiAgentEnv({"num_players": 3})
     rewards_seen = []

@@ -5,6 +5,10 @@ mask is also in ``infos[agent]["action_mask"]`` and from ``action_mask(agent)``.
 follow the game, not a fixed rotation: ``agent_selection`` is whoever must decide now.
 Every agent receives its final reward (see :mod:`tribune_env.envs.rewards`); a game that
 reaches the round limit ends in ``truncations`` with the ``score`` rewards.
+
+``action_space(agent).sample()`` without a mask draws a random legal action when that
+agent is to act (:class:`~tribune_env.envs.single.LegalDiscrete`), so generic tools that
+step unmasked samples, RLlib's ``PettingZooEnv`` validation among them, play real games.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from ..engine import Game
 from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards
 from .settings import check_render_mode, game_settings
+from .single import LegalDiscrete, SampledAction
 
 
 def env(**config):
@@ -95,11 +100,18 @@ class raw_env(AECEnv):
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self.action_spaces = {a: LegalDiscrete(actions, self._legal_for(a)) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, np.inf, (MAX_PLAYERS * size,), np.float32)
         self._no_actions = np.zeros(actions, dtype=np.int8)
         self._no_actions.flags.writeable = False  # shared by every agent not to act
         self._seeds = np.random.default_rng()
+
+    def _legal_for(self, agent: str):
+        def legal() -> np.ndarray:
+            to_act = getattr(self, "agent_selection", None) == agent and not self.game.is_over  # None before reset
+            return self.game.legal_mask() if to_act else self._no_actions
+
+        return legal
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -148,6 +160,8 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if isinstance(action, SampledAction):
+            action = action.resolve(self.game.legal_mask())
         self.game.step(action)  # an illegal action raises, changing nothing
         self._cumulative_rewards[agent] = 0.0
         self._update_selection(agent)
