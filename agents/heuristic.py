@@ -27,6 +27,7 @@ from tribune_env.core.atrium import least_winning_bid
 from tribune_env.core.bids import digit_toward
 from tribune_env.core.common import top_task, value_sum
 from tribune_env.core.events import CAPACITY, WIDTH
+from tribune_env.core.leaders import tigellinus_reward
 from tribune_env.core.market import pays
 from tribune_env.core.takeover import rivals, takes_over
 from tribune_env.data import (
@@ -54,7 +55,6 @@ from .evaluation import (
     CONTROL_POINTS,
     ETERNAL,
     LAURELS,
-    LEGIONS,
     evaluate_state,
 )
 from .reading import (
@@ -66,6 +66,7 @@ from .reading import (
     cost,
     faction_benefit_change,
     gain,
+    gains_change,
     income,
     read,
     readiness,
@@ -493,7 +494,8 @@ def decide_penalty(r, legal, f):
 def decide_tigellinus(r):
     """Discard the cheapest card for a legion if the legion is worth more."""
     card, price = cheapest(r.prices, r.hand, np.flatnonzero(r.hand))
-    return r.k[K.A_DISCARD] + card if gain(r.standing, single_change(LEGIONS, 1)) > price else r.k[K.A_DECLINE]
+    reward = gains_change(r.k, tigellinus_reward(r.k))  # the engine's own trade
+    return r.k[K.A_DISCARD] + card if gain(r.standing, reward) > price else r.k[K.A_DECLINE]
 
 
 # ---------------------------------------------------------------- Phase 4: take-overs

@@ -194,7 +194,7 @@ def leader_change(s, k, me, f):
         change[CARDS] = -1
         return change
     if f == PLEBEIANS:  # Agrippa: the scroll if it is open, else the card
-        return gains_change(k, agrippa_option(0 if agrippa_open(s, me, 0) else 1))
+        return gains_change(k, agrippa_option(k, 0 if agrippa_open(s, me, 0) else 1))
     if f == SENATORS:  # Cato the Elder: one more faction marker
         return single_change(MARKERS, 1)
     return gains_change(k, leader_gains(s, k, me, f))

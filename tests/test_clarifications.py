@@ -24,7 +24,7 @@ from tests.scenario import (
 )
 from tribune_env import Game
 from tribune_env.data import GLADIATORS, LEGATES, PATRICIANS, PLEBEIANS, SENATORS, VESTALS, VictoryCard
-from tribune_env.state import ETERNAL, LAURELS, MARKERS, MONEY, SCROLL, TILE, TRIBUNE, Meta
+from tribune_env.state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, SCROLL, TILE, TRIBUNE, Meta
 from tribune_env.tasks import Task
 
 LONG = "alea-iacta-est-long"  # hard to meet by accident: keeps staged games running
@@ -840,6 +840,25 @@ def test_proconsul_lost_with_the_patricians():
     g.state.meta[Meta.PROCONSUL] = 1  # p1 held it, then lost the Patricians
     run(g, (Task.PHASE2,))
     assert g.state.followers[:3].tolist() == [6, 6, 6]
+
+
+def test_the_proconsul_legion_and_benefit_card_numbers_come_from_the_game_data():
+    """Swapped in GameData, the proconsul's followers, the Legates' bought legion and the card a
+    benefit draws change the game (the defaults are the rulebook's one each, tested above)."""
+    from tribune_env import GameData
+
+    data = GameData(proconsul_followers=2, bought_legions=3, benefit_cards=2)
+    g = fresh(3, data=data)
+    display(g, 1, "Patricians", 5, 6)
+    run(g, (Task.FACTION_BENEFIT, PATRICIANS), (Task.PHASE2,))
+    assert g.state.followers[:3].tolist() == [6, 8, 6]
+
+    g = fresh(3, money=20, data=data)
+    _at_buy_legion(g)
+    assert int(g.state.hand[0].sum()) == 2  # the benefit's cards
+    legions = int(g.state.res[0, LEGIONS])
+    step(g, "buy a legion")
+    assert int(g.state.res[0, LEGIONS]) == legions + 3
 
 
 # ================================================================== Drawing

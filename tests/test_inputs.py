@@ -146,6 +146,9 @@ def test_rule_numbers_of_the_factions_are_game_data():
             "praetorian_benefit_legions",
             "senator_benefit_cards",
             "atrium_spaces",
+            "benefit_cards",
+            "bought_legions",
+            "proconsul_followers",
         )
     } == {1, 2, 3}
     for bad in (dict(atrium_spaces=3), dict(min_set=0), dict(assassin_min_set=-1)):

@@ -297,7 +297,9 @@ class Tracker:
         bowl, left = g.state.coin_bowl.tolist(), g.state.followers.tolist()
         for p in range(n):
             placed = owners.count(p) + bowl[p]
-            allot = g.data.followers[n] + (1 if proconsul == p and g.state.controller[PATRICIANS] == p else 0)
+            allot = g.data.followers[n] + (
+                g.data.proconsul_followers if proconsul == p and g.state.controller[PATRICIANS] == p else 0
+            )
             assert placed + left[p] == allot, f"player_{p}: {placed} placed + {left[p]} left != {allot}"
         # Thermae and Forum face up; Latrine and Pantheon face down
         for region in ("Thermae", "Forum Romanum"):

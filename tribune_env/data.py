@@ -192,6 +192,11 @@ class GameData:
     patrician_laurels: int = 1
     scipio_denarii: int = 10
     tigellinus_legions: int = 1  # for the card he discards
+    # the card drawn by the Praetorians' and the Plebeians' take-over benefits, by the card
+    # options of the Gladiators', Legates' and Plebeians' benefits, and by Agrippa's
+    benefit_cards: int = 1
+    bought_legions: int = 1  # the Legates' legion, bought for the sum of their displayed set
+    proconsul_followers: int = 1  # the Patricians' proconsul, in Phase 2 of the next round
     praetorian_benefit_legions: int = 1
     senator_benefit_cards: int = 2
     vestal_denarii: int = 5

@@ -35,13 +35,13 @@ def legates_takeover_benefit(k):
 @njit(**JIT)
 def praetorians_takeover_benefit(k):
     """One card from the draw pile."""
-    return gains(Gain.CARDS, 1)
+    return gains(Gain.CARDS, k[K.BENEFIT_CARDS])
 
 
 @njit(**JIT)
 def plebeians_takeover_benefit(k):
     """One card from the draw pile, and an assassin."""
-    g = gains(Gain.CARDS, 1)
+    g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
     g[Gain.DECISION] = Task.ASSASSIN
     return g
 
@@ -95,7 +95,7 @@ def gladiators_benefit(s, k, p, i):
         g = gains(Gain.DENARII, s.meta[Meta.COLOSSEUM])
         g[Gain.FROM_COLOSSEUM] = 1
         return g
-    g = gains(Gain.CARDS, 1)
+    g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
     g[Gain.DECISION] = Task.ASSASSIN
     return g
 
@@ -105,7 +105,7 @@ def legates_benefit(s, k, p, i):
     """A scroll (to a player without one); or one card and the right to buy a legion."""
     if i == 0:
         return gains(Gain.TILE, SCROLL)
-    g = gains(Gain.CARDS, 1)
+    g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
     g[Gain.DECISION] = Task.BUY_LEGION
     return g
 
@@ -120,7 +120,7 @@ def praetorians_benefit(k):
 def plebeians_benefit(s, k, p, i):
     """One card and two denarii; or a tribune, with a scroll and control of the Patricians."""
     if i == 0:
-        g = gains(Gain.CARDS, 1)
+        g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
         g[Gain.DENARII] = k[K.PLEBEIAN_DENARII]
         return g
     return gains(Gain.TILE, TRIBUNE)
@@ -259,7 +259,7 @@ def mask_buy_legion(s, k, m, p):
 def buy_legion(s, k, action, p):
     if action == k[K.A_BUY_LEGION]:
         s.res[p, MONEY] -= value_sum(s.sets[LEGATES])
-        s.res[p, LEGIONS] += 1
+        s.res[p, LEGIONS] += k[K.BOUGHT_LEGIONS]
 
 
 @njit(**JIT)

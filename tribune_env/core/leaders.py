@@ -116,9 +116,9 @@ def agrippa_open(s, p, i):
 
 
 @njit(**JIT)
-def agrippa_option(i):
+def agrippa_option(k, i):
     """What Agrippa's option i gives (a query the agents share)."""
-    return gains(Gain.TILE, SCROLL) if i == 0 else gains(Gain.CARDS, 1)
+    return gains(Gain.TILE, SCROLL) if i == 0 else gains(Gain.CARDS, k[K.BENEFIT_CARDS])
 
 
 @njit(**JIT)
@@ -129,7 +129,7 @@ def mask_agrippa(s, k, m, p):
 
 @njit(**JIT)
 def agrippa_choice(s, k, ev, action, p):
-    receive(s, k, ev, p, agrippa_option(action - k[K.A_AGRIPPA]))
+    receive(s, k, ev, p, agrippa_option(k, action - k[K.A_AGRIPPA]))
 
 
 # ------------------------------------------------------------------ Cato the Elder's marker

@@ -16,7 +16,7 @@ def phase2(s, k, ev):
     s.followers[: k[K.N]] = k[K.FOLLOWERS]
     proconsul = s.meta[Meta.PROCONSUL]
     if proconsul >= 0 and s.controller[PATRICIANS] == proconsul:
-        s.followers[proconsul] += 1  # the proconsul is one extra follower
+        s.followers[proconsul] += k[K.PROCONSUL_FOLLOWERS]  # the proconsul: extra followers
         say(k, ev, Ev.PROCONSUL, proconsul)
     push(s, Task.PLACE, s.meta[Meta.START_PLAYER])
 

@@ -55,18 +55,21 @@ def _takeover_gain(g, f: int) -> np.ndarray:
             SENATORS: d.senator_laurels,
         }.get(f, 0),
         legions={GLADIATORS: d.gladiator_legions + d.spartacus_legions, PRAETORIANS: d.tigellinus_legions}.get(f, 0),
-        reshuffles={PRAETORIANS: 2, PLEBEIANS: 4}.get(f, 0),
-    )  # 2 a draw: (DRAW, TB / Agrippa)
+        reshuffles=2 * d.benefit_cards * {PRAETORIANS: 1, PLEBEIANS: 2}.get(f, 0),
+    )  # 2 a card drawn: the take-over benefit's, and Agrippa's
 
 
 def _benefit_gain(g, f: int) -> np.ndarray:
     """The most Phase 5's benefit of faction f adds."""
     d = g.data
+    cards = (
+        d.senator_benefit_cards if f == SENATORS else d.benefit_cards if f in (GLADIATORS, LEGATES, PLEBEIANS) else 0
+    )
     return _amount_vector(
         money=d.plebeian_benefit_denarii if f == PLEBEIANS else 0,
         laurels=d.vestal_benefit_laurels if f == VESTALS else 0,
-        legions={PRAETORIANS: d.praetorian_benefit_legions, LEGATES: 1}.get(f, 0),
-        reshuffles={GLADIATORS: 2, LEGATES: 2, PLEBEIANS: 2, SENATORS: 2 * d.senator_benefit_cards}.get(f, 0),
+        legions={PRAETORIANS: d.praetorian_benefit_legions, LEGATES: d.bought_legions}.get(f, 0),
+        reshuffles=2 * cards,  # 2 a card drawn
     )
 
 
@@ -92,7 +95,9 @@ def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
     if kind == T.CESURA_SETS:
         return _amount_vector(reshuffles=1)
     if kind in (T.PHASE2, T.PLACE):
-        followers = g.n * d.followers[g.n] + 1 if kind == T.PHASE2 else int(g.state.followers[: g.n].sum())
+        followers = (
+            g.n * d.followers[g.n] + d.proconsul_followers if kind == T.PHASE2 else int(g.state.followers[: g.n].sum())
+        )
         return _amount_vector(money=followers * bowl) + _task_gain(g, (T.PHASE3, 0, 0, 0))
     if kind == T.PHASE3:
         return _amount_vector(
@@ -115,7 +120,7 @@ def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
             money=d.vestal_denarii if b == VESTALS else 0,
             laurels={LEGATES: d.legate_laurels, PATRICIANS: d.patrician_laurels, SENATORS: d.senator_laurels}.get(b, 0),
             legions=d.gladiator_legions if b == GLADIATORS else 0,
-            reshuffles=2 if b in (PRAETORIANS, PLEBEIANS) else 0,
+            reshuffles=2 * d.benefit_cards if b in (PRAETORIANS, PLEBEIANS) else 0,
         )
     if kind == T.MARKER_LAUREL:
         return _amount_vector(laurels=d.first_control_laurels)
@@ -124,14 +129,14 @@ def _task_gain(g, row, fresh: bool = False) -> np.ndarray:
             money=d.scipio_denarii if b == PATRICIANS else 0,
             laurels=d.varus_laurels if b == LEGATES else 0,
             legions={GLADIATORS: d.spartacus_legions, PRAETORIANS: d.tigellinus_legions}.get(b, 0),
-            reshuffles=2 if b == PLEBEIANS else 0,
+            reshuffles=2 * d.benefit_cards if b == PLEBEIANS else 0,
         )
     if kind == T.AGRIPPA:
-        return _amount_vector(reshuffles=2)
+        return _amount_vector(reshuffles=2 * d.benefit_cards)
     if kind == T.TIGELLINUS:
         return _amount_vector(legions=g.data.tigellinus_legions)
     if kind == T.BUY_LEGION:
-        return _amount_vector(legions=1)
+        return _amount_vector(legions=d.bought_legions)
     if kind == T.PHASE5:
         return sum((_benefit_gain(g, f) for f in range(NUM_FACTIONS)), _amount_vector())
     if kind in (T.FACTION_BENEFIT, T.BENEFIT_CHOICE):
