@@ -9,6 +9,7 @@ trained with RLlib (``tribune train --backend rllib``), saved as a .pt.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 from tribune_env.errors import ConfigError
 
@@ -66,6 +67,13 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name, options
 
 
+def locate(spec: str) -> str:
+    """The spec with its file, if it names one, as an absolute path: for workers that run
+    elsewhere (a Ray worker does not share this process's working directory)."""
+    name, _, rest = spec.strip().partition(":")
+    return f"{name}:{Path(rest).resolve()}" if name in FILE_AGENTS and rest else spec
+
+
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build an agent from its spec; unknown names or options raise ConfigError."""
     name, options = parse_spec(spec)
@@ -77,4 +85,4 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         raise ConfigError(f"bad options for agent {name!r} in {spec!r}: {exc}") from None
 
 
-__all__ = ["Agent", "FILE_AGENTS", "RandomAgent", "REGISTRY", "make_agent", "parse_spec"]
+__all__ = ["Agent", "FILE_AGENTS", "RandomAgent", "REGISTRY", "locate", "make_agent", "parse_spec"]

@@ -1,7 +1,7 @@
 """Ray: joining a cluster or starting a local one, and mapping jobs over it as Ray tasks.
 
 ``address`` is what ``ray.init`` takes: ``None`` or ``"local"`` starts a Ray for this run
-alone, ``"auto"`` joins the cluster running on this machine, ``"host:port"`` (a head's
+alone (never a cluster found on the machine), ``"auto"`` joins the cluster running on this machine, ``"host:port"`` (a head's
 GCS address, as ``ray start --head`` prints it) joins that one. The workers get this
 process's numba cache directory, so that they load the compiled engine instead of
 compiling it again. Importing this module does not import Ray.
@@ -38,7 +38,7 @@ def connect(address: str | None):
         env_vars = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
         try:
             ray.init(
-                address=address,
+                address=address or "local",
                 runtime_env={"env_vars": env_vars} if env_vars else None,
                 include_dashboard=False,
                 logging_level="ERROR",

@@ -20,7 +20,7 @@ import numpy as np
 from tqdm import tqdm
 
 from agents import REGISTRY as agent_registry
-from agents import make_agent
+from agents import locate, make_agent
 from tribune_env import ConfigError, Game, IllegalActionError
 
 from ..bounds import MAX_GAMES
@@ -136,6 +136,7 @@ def run(
     if ray_address is not None:
         from ..cluster import ray_map
 
+        play = partial(play, specs=[locate(spec) for spec in specs])  # model files by absolute path
         played = ray_map(play, jobs, ray_address, *start, nodes=nodes)
     else:
         played = parallel_map(play, jobs, min(workers or os.cpu_count() or 1, total), *start)

@@ -12,13 +12,14 @@ intervals, the best policy and the learning curve. What differs:
 - ``steps`` counts the decisions of ``main``, as the other trainer counts its learner's;
 - policies are ``.pt`` files (:mod:`agents.rllib`) and the checkpoint is RLlib's own
   directory (``checkpoint/``), restored by ``--resume``;
-- an env runner that dies is restarted, and its games are sampled again;
+- an env runner that dies is restarted from the algorithm's config as it is then (the
+  league with its snapshots, tested), and its games are sampled again;
 - evaluations are played by ``workers`` processes on this machine, not as Ray tasks: the
   env runners hold the cluster's CPUs (they are idle while the evaluation runs).
 
 Files of the run besides the common ones: ``checkpoint/``, ``snapshots/step_N.pt``,
-``best_policy.pt``, ``policy.pt`` and ``progress.csv`` (per iteration: PPO's losses,
-entropy, KL and the sampling rate).
+``best_policy.pt``, ``policy.pt`` and ``progress.csv`` (per iteration: its seconds, and
+PPO's losses, entropy and KL).
 """
 
 from __future__ import annotations
