@@ -10,7 +10,6 @@ compiling it again. Importing this module does not import Ray.
 from __future__ import annotations
 
 import os
-import pickle
 import uuid
 from collections import deque
 
@@ -75,7 +74,6 @@ def ray_map(fn, jobs, address: str | None, initializer=None, initargs=(), nodes:
     """
     ray = connect(address)
     task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_call)
-    pickle.dumps((fn, initializer, initargs))  # fail here, not in a worker, on what cannot travel
     shared = ray.put(fn), ray.put(initargs)
     run = uuid.uuid4().hex
     window = AHEAD * max(1, int(ray.cluster_resources().get("CPU", 1)))

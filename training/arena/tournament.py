@@ -130,13 +130,14 @@ def run(
     if games > MAX_GAMES:
         raise ConfigError(f"a tournament plays at most {MAX_GAMES:,} games (their results are kept), not {games:,}")
     total = scheduled_games(len(specs), games)
-    play = partial(play_job, specs=list(specs), settings=settings, keep_record=on_record is not None)
+    # On Ray the workers do not share this working directory: model files go by absolute path.
+    seated = [locate(spec) for spec in specs] if ray_address is not None else list(specs)
+    play = partial(play_job, specs=seated, settings=settings, keep_record=on_record is not None)
     jobs, start = schedule(len(specs), games, seed), (_start_worker, (dict(agent_registry),))
     nodes = []
     if ray_address is not None:
         from ..cluster import ray_map
 
-        play = partial(play, specs=[locate(spec) for spec in specs])  # model files by absolute path
         played = ray_map(play, jobs, ray_address, *start, nodes=nodes)
     else:
         played = parallel_map(play, jobs, min(workers or os.cpu_count() or 1, total), *start)

@@ -16,6 +16,8 @@ naming it, and the game is left as it was. Importing this module imports Ray.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
@@ -69,15 +71,14 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
             }
         )
         self.observation_spaces = {a: with_mask for a in self.agents}
-        self.action_spaces = {a: LegalDiscrete(actions, self._legal_for(seat_of(a))) for a in self.agents}
+        self.action_spaces = {a: LegalDiscrete(actions, partial(self._legal, seat_of(a))) for a in self.agents}
         self._rng = np.random.default_rng()
 
-    def _legal_for(self, seat: int):
-        def legal() -> np.ndarray:
-            game = self.game
-            return game.legal_mask() if not game.is_over and game.current_player == seat else np.zeros(game.A.size)
-
-        return legal
+    def _legal(self, seat: int) -> np.ndarray:
+        """The legal actions of `seat`: the game's mask while it is to act (all zero once the game
+        is over), none otherwise."""
+        game = self.game
+        return game.legal_mask() if game.current_player == seat else np.zeros(game.A.size, np.int8)
 
     def reset(self, *, seed=None, options=None):
         if seed is not None:
@@ -117,9 +118,7 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
     def _observe(self, seat: int) -> dict:
         return {
             OBSERVATIONS: self.game.observe(seat),
-            ACTION_MASK: self.game.legal_mask().astype(np.float32)
-            if self.game.current_player == seat and not self.game.is_over
-            else np.zeros(self.game.A.size, np.float32),
+            ACTION_MASK: self._legal(seat).astype(np.float32),
         }
 
     def render(self):
