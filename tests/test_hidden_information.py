@@ -17,7 +17,7 @@ import pytest
 from conftest import NUM_CARDS, collect_states, play, random_action, total_cards
 
 from tribune_env import Game, IllegalActionError
-from tribune_env.data import NUM_VALUES
+from tribune_env.data import NUM_VALUES, PANTHEON
 from tribune_env.saving import card_counts
 from tribune_env.state import MONEY, Meta
 from tribune_env.tasks import Task
@@ -69,7 +69,7 @@ def changed_segments(g, a, b):
 
 
 def assert_invisible_to(g, edit, observers, also_render=True):
-    """Apply `edit` to a clone; each observer's observation (and rendering) stays the same."""
+    """Apply `edit` to a clone; each observer's observation, table (and rendering) stay the same."""
     h = g.clone()
     edit(h)
     assert not h.state_equals(g), "the edit must change the hidden state"
@@ -79,6 +79,7 @@ def assert_invisible_to(g, edit, observers, also_render=True):
         assert np.array_equal(before, after), (
             f"player_{p} observes a hidden change in {changed_segments(g, before, after)}"
         )
+        assert g.table(p) == h.table(p), f"player_{p}'s table shows a hidden change"
         if also_render:
             assert g.render(p) == h.render(p), f"player_{p}'s rendering shows a hidden change"
     return h
@@ -194,6 +195,7 @@ def test_own_hand_change_is_visible(hidden_states):
             h = g.clone()
             swap_with_draw(h, h.state.hand[p], mine[0], c_in)
             assert not np.array_equal(g.observe(p), h.observe(p)), "a player must see its own hand"
+            assert g.table(p)["players"][p]["hand"] != h.table(p)["players"][p]["hand"]
             hand = g.obs_layout.slices["hand"]
             assert np.array_equal(h.observe(p)[hand], h.state.hand[p]), "the hand segment is the hand"
             for q in range(g.n):
@@ -258,6 +260,7 @@ def test_pantheon_card_visible_only_to_who_looked(hidden_states):
         h = assert_invisible_to(g, edit, unseen)
         for p in seen:
             assert not np.array_equal(g.observe(p), h.observe(p)), "the player who looked knows the card"
+            assert g.table(p)["regions"][PANTHEON]["cards"] != h.table(p)["regions"][PANTHEON]["cards"]
 
 
 def test_unexamined_catacombs_are_invisible(hidden_states):
@@ -297,6 +300,7 @@ def test_other_players_field_of_mars_pairs_are_invisible(hidden_states):
 
         h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != q])
         assert not np.array_equal(g.observe(q), h.observe(q)), "a player knows its own pair"
+        assert g.table(q)["players"][q]["pairs"] != h.table(q)["players"][q]["pairs"]
 
 
 def test_another_players_unfinished_set_is_invisible(hidden_states):
@@ -387,6 +391,7 @@ def test_determinize_keeps_the_observation_and_the_cards(varied_states):
         for p in range(g.n):
             d = g.determinize(p, np.random.default_rng(k * 10 + p))
             assert np.array_equal(d.observe(p), g.observe(p)), f"determinize({p}) changed what player_{p} sees"
+            assert d.table(p) == g.table(p), f"player_{p}'s table shows what determinize({p}) re-dealt"
             assert (card_counts(d) == d.deck_counts).all()
             assert total_cards(d) == NUM_CARDS
             assert (d.state.hand[: g.n].sum(axis=1) == g.state.hand[: g.n].sum(axis=1)).all(), "hand sizes are public"

@@ -16,6 +16,7 @@ WORK = {
     "evaluate": "training.learning.baselines.evaluate_agent",
     "train": "training.learning.selfplay.train",
     "play": "training.arena.play.play_human",
+    "serve": "training.web.app.create_app",
 }
 
 
@@ -36,6 +37,7 @@ def unwritable(tmp_path) -> dict:
         ("evaluate", "--out"),
         ("train", "--out"),
         ("play", "--record"),
+        ("serve", "--records"),
     ],
 )
 def test_an_output_that_cannot_be_written_fails_before_any_work(tmp_path, monkeypatch, command, option, where):

@@ -452,7 +452,7 @@ def test_the_readme_commands_are_the_main_job_and_ci():
 
     root = Path(__file__).resolve().parent.parent
     readme = (root / "README.md").read_text()
-    first, second = re.findall(r"```bash\n(python3 -m venv .*?)\n```", readme)[:2]
+    first, second = re.findall(r"```bash\n((?:\(command -v chromium .*?\) && )?python3 -m venv .*?)\n```", readme)[:2]
     config = re.search(r"tribune train --config (\S+)", first).group(1)
     assert configs.read(root / config).steps > 0
     assert second in (root / ".ci/run").read_text()

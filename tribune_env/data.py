@@ -37,6 +37,17 @@ REGIONS = (
 )
 THERMAE, FORUM, LATRINE, CURIA, ATRIUM, CATACOMBS, PANTHEON, MARS = range(len(REGIONS))
 
+# The phases of a round (rulebook, "How to Play"), after the setup.
+PHASES = (
+    "Setup",
+    "Card Placement",
+    "Placement of Followers",
+    "Region Evaluation",
+    "Faction Take-overs",
+    "Faction Benefits",
+    "Chariot Auction",
+)
+
 # Victory objectives, in the order of the victory card.
 OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
 NUM_OBJECTIVES = len(OBJECTIVES)

@@ -430,6 +430,12 @@ class Game:
 
         return render(self, None if player is None else self.seat(player))
 
+    def table(self, player: int | None = None) -> dict:
+        """The table as plain data for a drawing of the board; with `player`, only what that player may see."""
+        from .table import table
+
+        return table(self, None if player is None else self.seat(player))
+
     def card_name(self, code: int) -> str:
         return card_name(code)
 

@@ -23,11 +23,13 @@ class SeatLog:
 
     def news(self, game: Game) -> list[str]:
         """The lines added since the last call."""
-        lines = [self._visible(game, line) for line in game.log[self.seen :]]
+        lines = [self.visible(game, line) for line in game.log[self.seen :]]
         self.seen = len(game.log)
         return lines
 
-    def _visible(self, game: Game, line: str) -> str:
+    def visible(self, game: Game, line: str) -> str:
+        """One log line as the seat may read it; lines must come in order (setup discards are
+        told apart from later ones by the first "round " line)."""
         if line.startswith("round "):
             self.setup = False
         who, sep, label = line.partition(": ")

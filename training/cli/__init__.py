@@ -1,7 +1,7 @@
 """The ``tribune`` command, at the top of the layers: nothing imports it (docs/architecture.md).
 
 One module per group of commands: ``tool_commands`` (demo, bench), ``arena_commands``
-(tournament, play, replay) and ``learning_commands`` (train, evaluate); ``options`` holds
+(tournament, play, replay), ``learning_commands`` (train, evaluate) and ``web_commands`` (serve); ``options`` holds
 what they share. Heavy modules (the engine, agents, matplotlib) are imported inside the
 commands, so that ``tribune --help`` stays quick.
 """
@@ -13,6 +13,7 @@ import click
 from .arena_commands import play_command, replay_command, tournament_command
 from .learning_commands import evaluate_command, train_command
 from .tool_commands import bench_command, demo_command
+from .web_commands import serve_command
 
 
 @click.group()
@@ -28,5 +29,6 @@ for command in (
     replay_command,
     train_command,
     evaluate_command,
+    serve_command,
 ):
     main.add_command(command)

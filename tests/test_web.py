@@ -1,0 +1,389 @@
+"""tribune serve's API, with FastAPI's test client: replays, games against agents, bad input, secrecy.
+
+The page in a real browser is tested in tests/test_web_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from agents import RandomAgent
+from training.arena import records as saved
+from training.arena.games import play_game, reset_agents
+from training.cli import main
+from training.web.app import STATIC, create_app
+from training.web.replays import Replay
+from tribune_env import VICTORY_CARDS, Game
+from tribune_env.state import MONEY
+
+HIDDEN_KINDS = ("add", "take", "bid")  # another player's move of these kinds is told without its card or amount
+
+
+def record_of(players: int, seed: int, **settings) -> dict:
+    """A finished game between random agents, as a record."""
+    game = Game(players, seed=seed, **settings)
+    agents = [RandomAgent() for _ in range(players)]
+    reset_agents(agents, seed)
+    played = play_game(game, agents, ["random"] * players)
+    drawn = "victory_card" not in settings and not settings.get("point_variant")
+    return saved.make(game, seed, drawn, ["random"] * players, played.actions)
+
+
+@pytest.fixture(scope="module")
+def records_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("web") / "games.jsonl"
+    saved.write(path, [record_of(5, 11), record_of(2, 3, point_variant=True), record_of(3, 4)])
+    return path
+
+
+@pytest.fixture
+def client(tmp_path):
+    return TestClient(create_app(tmp_path / "played.jsonl"))
+
+
+def ok(response):
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def refused(response, status: int, *words):
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    for word in words:
+        assert word in error, error
+    return error
+
+
+def replayed_games(record: dict) -> list[Game]:
+    """Clones of the game at every step of a record, replayed without the web app."""
+    return [game.clone() for game, _, _ in saved.replay(record)]
+
+
+def open_replay(client, path, index=0) -> dict:
+    opened = ok(client.post("/api/records/path", json={"path": str(path)}))
+    return ok(client.post(f"/api/records/{opened['id']}/games/{index}"))
+
+
+# ---------------------------------------------------------------------------- replays
+def test_a_records_file_lists_its_games(client, records_file):
+    opened = ok(client.post("/api/records/path", json={"path": str(records_file)}))
+    records = [saved.read(records_file, i) for i in range(3)]
+    assert [g["players"] for g in opened["games"]] == [5, 2, 3]
+    assert [g["steps"] for g in opened["games"]] == [len(r["actions"]) for r in records]
+    assert [g["winners"] for g in opened["games"]] == [r["outcome"]["winners"] for r in records]
+
+
+def test_an_uploaded_file_opens_as_the_same_games(client, records_file):
+    by_path = ok(client.post("/api/records/path", json={"path": str(records_file)}))
+    uploaded = ok(client.post("/api/records/upload", files={"file": ("games.jsonl", records_file.read_bytes())}))
+    assert uploaded["games"] == by_path["games"] and uploaded["name"] == "games.jsonl"
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_the_replay_tables_are_the_saved_states(client, records_file, index):
+    """Every step's table in the full view is the table of the game replayed to that step."""
+    record = saved.read(records_file, index)
+    games = replayed_games(record)
+    replay = open_replay(client, records_file, index)
+    assert replay["steps"] == len(record["actions"]) and replay["ends_as_recorded"]
+    tables = []
+    while len(tables) < len(games):
+        tables += ok(client.get(f"/api/replays/{replay['id']}/tables", params={"start": len(tables)}))["tables"]
+    assert tables == [g.table() for g in games]
+    moves = ok(client.get(f"/api/replays/{replay['id']}/moves"))["moves"]
+    assert [m["round"] for m in moves] == [g.round for g in games]
+    assert [m["phase"] for m in moves] == [g.phase for g in games]
+    for m, action, before in zip(moves[1:], record["actions"], games):
+        assert m["player"] == before.current_player
+        assert m["move"] == f"player_{before.current_player}: {before.A.labels[action]}"
+    assert [line for m in moves for line in m["lines"]] == games[-1].log
+
+
+def test_a_seat_view_shows_the_tables_and_log_that_seat_knew(client, records_file):
+    record = saved.read(records_file, 0)
+    games = replayed_games(record)
+    replay = open_replay(client, records_file, 0)
+    seat = 2
+    tables = []
+    while len(tables) < len(games):
+        params = {"start": len(tables), "view": seat}
+        tables += ok(client.get(f"/api/replays/{replay['id']}/tables", params=params))["tables"]
+    assert tables == [g.table(seat) for g in games]
+    assert all(t["players"][q]["hand"] is None for t in tables for q in range(5) if q != seat)
+    moves = ok(client.get(f"/api/replays/{replay['id']}/moves", params={"view": seat}))["moves"]
+    hidden = 0
+    for m, action, before in zip(moves[1:], record["actions"], games):
+        kind = before.A.decode(action)[0]
+        secret = before.current_player != seat and (kind in HIDDEN_KINDS or (kind == "discard" and before.round == 0))
+        if secret:
+            hidden += 1
+            told = f"player_{before.current_player}: {before.A.labels[action]}"
+            assert told not in m["move"] and told not in m["lines"], m
+    assert hidden > 50
+
+
+def test_a_replay_steps_are_served_in_chunks(client, records_file):
+    replay = open_replay(client, records_file, 0)
+    got = ok(client.get(f"/api/replays/{replay['id']}/tables", params={"start": 100, "count": 7, "view": 1}))
+    assert got["start"] == 100 and len(got["tables"]) == 7
+    past = ok(client.get(f"/api/replays/{replay['id']}/tables", params={"start": replay["steps"], "count": 50}))
+    assert len(past["tables"]) == 1  # the last step only
+
+
+def test_chunks_fetched_at_once_are_each_right(records_file):
+    """The page fetches the next chunk while it reads one: the server's threads share one replay."""
+    record = saved.read(records_file, 0)
+    expected = [g.table(1) for g in replayed_games(record)]
+    replay = Replay(record)
+    starts = list(range(0, len(expected), 16)) * 3
+    with ThreadPoolExecutor(8) as pool:
+        chunks = list(pool.map(lambda start: (start, replay.tables(1, start, 16)), starts))
+    for start, tables in chunks:
+        assert tables == expected[start : start + 16]
+
+
+# ---------------------------------------------------------------------------- bad records
+BAD_RECORDS = {
+    b"not json at all\n": "not JSON",
+    b'{"format": "something-else"}\n': "not a 'tribune-record' record",
+    b'{"format": "tribune-record", "version": 99}\n': "record version 99",
+    b"\xff\xfe\x00garbage\n": "UTF-8",
+    b"": "holds no game records",
+    b"[1, 2, 3]\n": "not a 'tribune-record' record",
+    b"[" * 100_000 + b"\n": "nest",
+}
+
+
+@pytest.mark.parametrize("data", list(BAD_RECORDS), ids=range(len(BAD_RECORDS)))
+def test_a_malformed_records_file_is_a_clear_error_and_the_server_goes_on(client, records_file, data):
+    refused(client.post("/api/records/upload", files={"file": ("bad.jsonl", data)}), 400, BAD_RECORDS[data])
+    assert ok(client.post("/api/records/path", json={"path": str(records_file)}))["games"]
+
+
+def test_records_that_cannot_be_played_are_refused_by_name(client, tmp_path):
+    good = record_of(2, 5)
+    cases = {
+        "illegal": ({**good, "actions": [9999] + good["actions"]}, "step 1 of the record cannot be played"),
+        "players": ({**good, "config": {**good["config"], "num_players": 9}}, "players"),
+        "seed": ({**good, "config": {**good["config"], "seed": -1}}, "seed must be an int"),
+        "victory card": (
+            {**good, "config": {**good["config"], "victory_card_drawn": False, "victory_card": {"id": 3}}},
+            "victory",
+        ),
+    }
+    for name, (record, words) in cases.items():
+        data = (json.dumps(record) + "\n").encode()
+        opened = ok(client.post("/api/records/upload", files={"file": (f"{name}.jsonl", data)}))
+        refused(client.post(f"/api/records/{opened['id']}/games/0"), 400, words)
+    changed = {**good, "actions": good["actions"][:-1]}  # plays, but does not end as recorded
+    opened = ok(client.post("/api/records/upload", files={"file": ("short.jsonl", json.dumps(changed).encode())}))
+    assert ok(client.post(f"/api/records/{opened['id']}/games/0"))["ends_as_recorded"] is False
+
+
+def test_paths_games_views_and_ids_that_do_not_exist(client, records_file, tmp_path):
+    refused(client.post("/api/records/path", json={"path": str(tmp_path / "none.jsonl")}), 400, "is not a file")
+    refused(client.post("/api/records/path", json={"path": str(tmp_path)}), 400, "is not a file")
+    opened = ok(client.post("/api/records/path", json={"path": str(records_file)}))
+    refused(client.post(f"/api/records/{opened['id']}/games/3"), 400, "holds 3 game(s); there is no game 3")
+    replay = ok(client.post(f"/api/records/{opened['id']}/games/1"))
+    refused(client.get(f"/api/replays/{replay['id']}/moves", params={"view": 2}), 400, "seats of this game are 0..1")
+    refused(client.get(f"/api/replays/{replay['id']}/tables", params={"view": -1}), 400, "view -1")
+    refused(client.get("/api/replays/nope/moves"), 404, "no replay 'nope'")
+    refused(client.post("/api/records/nope/games/0"), 404, "no records file")
+    refused(client.post("/api/records/path", json={}), 400, "path")
+
+
+# ---------------------------------------------------------------------------- playing
+def new_match(client, **settings) -> dict:
+    return ok(client.post("/api/matches", json={"players": 3, "seat": 1, "seed": 7} | settings))
+
+
+def play_to_the_end(client, view, rng) -> list[dict]:
+    """Random legal choices for the person until the game ends; every view the server sent."""
+    views = [view]
+    while view["ending"] is None:
+        assert view["legal"], "the person's turn offers no choice"
+        choice = view["legal"][rng.integers(len(view["legal"]))]
+        view = ok(client.post(f"/api/matches/{view['id']}/actions", json={"action": choice["action"]}))
+        views.append(view)
+    return views
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_whole_game_against_agents_is_saved_as_a_record_that_replays(client, tmp_path, players):
+    seat = players - 1
+    views = play_to_the_end(client, new_match(client, players=players, seat=seat), np.random.default_rng(players))
+    end = views[-1]
+    record = saved.read(tmp_path / "played.jsonl", 0)
+    assert record == end["record"] and record["agents"][seat] == "human"
+    assert record["config"]["num_players"] == players and record["config"]["seed"] == 7
+    game = replayed_games(record)[-1]
+    assert saved.matches(game, record)
+    assert end["ending"]["winners"] == record["outcome"]["winners"] == game.winners()
+    assert end["table"] == game.table(seat)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "played.jsonl"), "--auto"])
+    assert result.exit_code == 0 and "The replay ends as recorded" in result.output
+    opened = ok(client.post(f"/api/matches/{end['id']}/replay"))
+    assert ok(client.post(f"/api/records/{opened['id']}/games/0"))["ends_as_recorded"]
+
+
+def test_the_person_receives_only_what_their_seat_may_know(client):
+    """Replaying the person's game, each frame's table is the seat's own table of that moment, and no
+    other seat's card, bid or set-aside card reaches the page: not in a table, not in the log."""
+    seat = 0
+    views = play_to_the_end(client, new_match(client, players=4, seat=seat), np.random.default_rng(3))
+    frames = [f for v in views for f in v["frames"]]
+    record = views[-1]["record"]
+    games = replayed_games(record)
+    assert len(frames) == len(games)
+    for frame, game in zip(frames, games):
+        assert frame["table"] == game.table(seat)
+        assert all(p["hand"] is None and p["bid"] is None for p in frame["table"]["players"] if p["seat"] != seat)
+    hidden = 0
+    for frame, action, before in zip(frames[1:], record["actions"], games):
+        kind = before.A.decode(action)[0]
+        if before.current_player != seat and (kind in HIDDEN_KINDS or (kind == "discard" and before.round == 0)):
+            hidden += 1
+            told = f"player_{before.current_player}: {before.A.labels[action]}"
+            assert told not in json.dumps(frame), frame["move"]
+    assert hidden > 20
+    for view in views:  # choices are offered on the person's turn only
+        if view["legal"]:
+            assert view["table"]["decision"]["player"] == seat
+
+
+def test_an_illegal_action_is_refused_and_the_game_is_unchanged(client):
+    view = new_match(client)
+    before = ok(client.get(f"/api/matches/{view['id']}"))
+    legal = {c["action"] for c in view["legal"]}
+    illegal = next(a for a in range(400) if a not in legal)
+    refused(client.post(f"/api/matches/{view['id']}/actions", json={"action": illegal}), 400, "is not legal")
+    refused(client.post(f"/api/matches/{view['id']}/actions", json={"action": 10**9}), 400, "out of range")
+    refused(client.post(f"/api/matches/{view['id']}/actions", json={"action": "two"}), 400, "action")
+    refused(client.post(f"/api/matches/{view['id']}/actions", json={"action": -1}), 400, "action")
+    after = ok(client.get(f"/api/matches/{view['id']}"))
+    assert after["table"] == before["table"] and after["legal"] == before["legal"]
+
+
+def test_two_games_in_two_tabs_do_not_see_each_other(client):
+    one, two = new_match(client), new_match(client)
+    assert one["id"] != two["id"] and one["table"] == two["table"]  # the same seed
+    ok(client.post(f"/api/matches/{one['id']}/actions", json={"action": one["legal"][0]["action"]}))
+    assert ok(client.get(f"/api/matches/{two['id']}"))["table"] == two["table"]
+    assert ok(client.get(f"/api/matches/{one['id']}"))["table"] != one["table"]
+
+
+@pytest.mark.parametrize(
+    "settings, words",
+    [
+        ({"players": 6}, "players"),
+        ({"players": 3, "seat": 3}, "seat 3 is outside 0..2"),
+        ({"opponents": ["random", "random", "random"]}, "3 players need 2 opponents"),
+        ({"opponents": ["chess-master"]}, "unknown agent 'chess-master'"),
+        ({"opponents": ["ismcts:colour=red"]}, "bad options for agent 'ismcts'"),
+        ({"victory_card": "no-such-card"}, "no-such-card"),
+        ({"seed": -5}, "seed"),
+        ({"round_limit": 0}, "round_limit"),
+    ],
+)
+def test_bad_game_settings_are_refused_by_name(client, settings, words):
+    refused(client.post("/api/matches", json={"players": 3, "seat": 1} | settings), 400, words)
+
+
+def test_every_victory_card_and_player_count_and_the_point_variant_play_to_the_end(client):
+    settings = [{"players": n, "victory_card": card.id} for card in VICTORY_CARDS.values() for n in card.need] + [
+        {"players": n, "point_variant": True} for n in range(2, 6)
+    ]
+    assert {s["players"] for s in settings} == {2, 3, 4, 5}
+    for k, setting in enumerate(settings):
+        view = new_match(client, seat=0, seed=k, round_limit=3, **setting)
+        expected = setting.get("victory_card") or "point variant"
+        assert view["table"]["victory"].get("id", "point variant") == expected
+        end = play_to_the_end(client, view, np.random.default_rng(k))[-1]
+        assert end["record"]["config"]["num_players"] == setting["players"]
+    refused(client.post("/api/matches", json={"players": 4, "victory_card": "ave-caesar"}), 400, "not for 4 players")
+
+
+def test_board_targets_name_the_element_each_choice_acts_on(client):
+    """Placements point at their follower space, discards and additions at a card of the hand."""
+    view = new_match(client, players=2, seat=0, seed=2)
+    assert {c["target"].split(":")[0] for c in view["legal"]} == {"hand"}  # the setup discard
+    hand = view["table"]["players"][0]["hand"]
+    assert {int(c["target"].split(":")[1]) for c in view["legal"]} == set(hand)
+    while view["table"]["decision"]["kind"] != "place":
+        view = ok(client.post(f"/api/matches/{view['id']}/actions", json={"action": view["legal"][0]["action"]}))
+    regions = view["table"]["regions"]
+    spaces = [s["label"] for r in regions for s in r["spaces"]]
+    factions = [f["name"] for f in view["table"]["factions"]]
+    for choice in view["legal"]:
+        where = choice["label"].removeprefix("place follower: ")
+        if where == "coin bowl":
+            expected = "bowl"
+        elif where.endswith(" field"):
+            expected = f"field:{factions.index(where.removesuffix(' field'))}"
+        elif where in spaces:
+            expected = f"space:{spaces.index(where)}"
+        else:  # a region whose spaces are taken in order
+            expected = f"region:{[r['name'] for r in regions].index(where)}"
+        assert choice["target"] == expected, choice
+    assert {c["target"].split(":")[0] for c in view["legal"]} >= {"space", "region", "field", "bowl"}
+
+
+# ---------------------------------------------------------------------------- the server and its page
+def test_the_page_needs_no_network():
+    for asset in STATIC.iterdir():
+        text = asset.read_text()
+        assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text, re.I), f"{asset.name} loads from the network"
+
+
+def test_the_page_and_its_assets_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text
+    for name in ("app.js", "board.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_a_server_reachable_from_elsewhere_opens_no_path_and_loads_no_agent_file(tmp_path, records_file):
+    client = TestClient(create_app(tmp_path / "played.jsonl", local=False))
+    assert ok(client.get("/api/catalogue"))["local"] is False
+    refused(client.post("/api/records/path", json={"path": str(records_file)}), 400, "upload the records file")
+    assert ok(client.post("/api/records/upload", files={"file": ("g.jsonl", records_file.read_bytes())}))["games"]
+    for spec in ("model:agents/trained/advised-2p.zip", "rllib:policy.pt"):
+        refused(client.post("/api/matches", json={"opponents": [spec]}), 400, "loads no agent from a file")
+    assert ok(client.post("/api/matches", json={"opponents": ["heuristic"], "seed": 1}))["legal"]
+
+
+def test_tribune_serve_binds_to_this_machine_and_prints_its_address(tmp_path):
+    server = subprocess.Popen(
+        [Path(sys.executable).parent / "tribune", "serve", "--port", "0", "--records", str(tmp_path / "g.jsonl")],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[1],
+    )
+    try:
+        line = server.stdout.readline()
+        address = re.search(r"http://(127\.0\.0\.1):(\d+)/", line)
+        assert address, line
+        with urllib.request.urlopen(f"http://127.0.0.1:{address[2]}/api/catalogue", timeout=30) as response:
+            catalogue = json.load(response)
+        assert catalogue["records_path"] == str(tmp_path / "g.jsonl")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_money_in_a_table_is_the_state(records_file):
+    """The table's figures are the state's (a check of the drawing's source, not of the API)."""
+    game = replayed_games(saved.read(records_file, 2))[-1]
+    assert [p["denarii"] for p in game.table()["players"]] == [int(m) for m in game.state.res[: game.n, MONEY]]

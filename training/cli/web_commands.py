@@ -1,0 +1,61 @@
+"""``tribune serve``: the web app on this machine."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from pathlib import Path
+
+import click
+
+from .options import output
+
+
+@click.command("serve")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (the default: this machine only). On any other, the page opens no file by path "
+    "and loads no agent from a file.",
+)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one).")
+@click.option(
+    "--records",
+    type=click.Path(dir_okay=False),
+    default="web-games.jsonl",
+    show_default=True,
+    callback=output(),
+    help="Records file that each finished game against agents is added to, for the replay page and tribune replay.",
+)
+def serve_command(host, port, records):
+    """Watch replays and play against agents in the browser.
+
+    The page opens records files (--records of a tournament, tribune play --record) by
+    path or upload and steps through a game on a drawn board, whole or as one seat saw
+    it; or seats you against agent specs (random, heuristic, ismcts[:...], model:PATH.zip,
+    rllib:PATH.pt). Everything it needs ships with the package. Needs the web extra:
+    pip install -e '.[web]'.
+    """
+    try:
+        import uvicorn
+
+        from ..web.app import create_app
+    except ImportError as exc:
+        raise click.ClickException(f"{exc}; tribune serve needs the web extra: pip install -e '.[web]'") from None
+    from tribune_env import Game
+
+    Game(2, seed=0).table()  # the engine compiled (first run on a machine) or loaded now, not at the first page
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        listener = socket.create_server((host, port), family=family)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    address, bound = listener.getsockname()[:2]
+    shown = f"[{address}]" if family == socket.AF_INET6 else address
+    click.echo(f"tribune serve: open http://{shown}:{bound}/  (Ctrl-C stops)")
+    local = ipaddress.ip_address(address).is_loopback
+    if not local:
+        click.echo("reachable from other machines: the page opens uploaded records only, and loads no agent file")
+    server = uvicorn.Server(uvicorn.Config(create_app(Path(records), local), log_level="warning"))
+    server.run(sockets=[listener])

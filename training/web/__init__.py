@@ -1,0 +1,1 @@
+"""``tribune serve``: a local web app to watch game records and to play against agents (docs/web.md)."""

@@ -1,0 +1,248 @@
+"""The web app of ``tribune serve``: replays of game records and games against agents, for one person's browser.
+
+A JSON API under ``/api`` and one static page (``static/``, no network needed). Records
+files, opened replays and matches are held in memory by id, the least recently used
+dropped first; the ids live in the page, so two tabs hold two games. Every bad input (a
+malformed record, an illegal action, a wrong setting) is a 400 answer with an ``error``
+message, and what it was aimed at is left as it was.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import FastAPI, File, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.middleware.gzip import GZipMiddleware
+
+from agents import FILE_AGENTS, parse_spec
+from tribune_env import FACTIONS, LEADERS, VICTORY_CARDS, ConfigError, StateFormatError, TribuneError, card_name
+from tribune_env.data import NUM_CARD_TYPES, NUM_VALUES, OBJECTIVES, PHASES, REGIONS
+from tribune_env.table import HIDDEN
+
+from ..arena import records as saved
+from ..bounds import MAX_ROUND_LIMIT, MAX_SEED
+from .matches import Match
+from .replays import MAX_CHUNK, Replay
+
+STATIC = Path(__file__).parent / "static"
+MAX_RECORDS_FILE = 256 * 2**20  # bytes of a records file opened or uploaded
+
+
+class NotFound(Exception):
+    """An id the server does not hold (never issued, or dropped as least recently used)."""
+
+
+class Store:
+    """Objects by random id, the least recently used dropped beyond `limit`."""
+
+    def __init__(self, kind: str, limit: int):
+        self.kind, self.limit = kind, limit
+        self._items: OrderedDict[str, object] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, item) -> str:
+        key = secrets.token_urlsafe(12)
+        with self._lock:
+            self._items[key] = item
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+        return key
+
+    def get(self, key: str):
+        with self._lock:
+            if key not in self._items:
+                raise NotFound(f"no {self.kind} {key!r} here (it may have been closed to make room)")
+            self._items.move_to_end(key)
+            return self._items[key]
+
+
+class PathRequest(BaseModel):
+    path: str = Field(min_length=1, max_length=4096)
+
+
+class MatchRequest(BaseModel):
+    players: int = Field(4, ge=2, le=5)
+    seat: int = Field(0, ge=0, le=4)
+    opponents: list[str] = Field(["random"], min_length=1, max_length=4)
+    victory_card: str | None = Field(None, max_length=100)
+    point_variant: bool = False
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    round_limit: int | None = Field(None, ge=1, le=MAX_ROUND_LIMIT)
+
+
+class ActionRequest(BaseModel):
+    action: int = Field(ge=0)
+
+
+def catalogue() -> dict:
+    """The names a drawing of the board needs once: factions, leaders, regions, cards, phases."""
+    return {
+        "factions": FACTIONS,
+        "leaders": LEADERS,
+        "regions": REGIONS,
+        "phases": PHASES,
+        "objectives": OBJECTIVES,
+        "cards": [card_name(c) for c in range(NUM_CARD_TYPES)],
+        "values": NUM_VALUES,
+        "hidden": HIDDEN,
+        "victory_cards": sorted(VICTORY_CARDS),
+    }
+
+
+def create_app(records_path: Path, local: bool = True) -> FastAPI:
+    """The app; finished matches are added to the records file `records_path`.
+
+    Unless `local` (the server reachable from this machine only), the page may not open
+    files of this machine by path nor load agents from files (a model file runs code): a
+    page from elsewhere uploads its records and plays the built-in agents.
+    """
+    app = FastAPI(title="tribune", docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app.add_middleware(GZipMiddleware, minimum_size=2048)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # a records file holds up to 256 MiB of records; a replay a few kilobytes per step
+    files, replays, matches = Store("records file", 8), Store("replay", 16), Store("match", 64)
+    file_lock = threading.Lock()
+
+    @app.exception_handler(TribuneError)
+    def bad_input(request: Request, exc: TribuneError):
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.exception_handler(NotFound)
+    def not_found(request: Request, exc: NotFound):
+        return JSONResponse({"error": str(exc)}, status_code=404)
+
+    @app.exception_handler(RequestValidationError)
+    def invalid(request: Request, exc: RequestValidationError):
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or 'body'}: {e['msg']}" for e in exc.errors())
+        return JSONResponse({"error": f"bad request: {problems}"}, status_code=400)
+
+    @app.get("/", include_in_schema=False)
+    def page():
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/catalogue")
+    def get_catalogue():
+        return catalogue() | {"records_path": str(records_path), "local": local}
+
+    def opened(records: list[dict], name: str) -> dict:
+        if not records:
+            raise StateFormatError(f"{name} holds no game records")
+        return {"id": files.add(records), "name": name, "games": [summary(i, r) for i, r in enumerate(records)]}
+
+    @app.post("/api/records/upload")
+    def upload(file: Annotated[UploadFile, File()]):
+        data = file.file.read(MAX_RECORDS_FILE + 1)
+        name = file.filename or "upload"
+        if len(data) > MAX_RECORDS_FILE:
+            raise StateFormatError(f"{name} is over {MAX_RECORDS_FILE // 2**20} MiB")
+        return opened(saved.read_all(io.BytesIO(data), name), name)
+
+    @app.post("/api/records/path")
+    def open_path(request: PathRequest):
+        if not local:
+            raise ConfigError("this server is reachable from other machines: upload the records file instead")
+        path = Path(request.path).expanduser()
+        try:
+            if not path.is_file():
+                raise StateFormatError(f"{path} is not a file")
+            if path.stat().st_size > MAX_RECORDS_FILE:
+                raise StateFormatError(f"{path} is over {MAX_RECORDS_FILE // 2**20} MiB")
+            with open(path, "rb") as f:
+                return opened(saved.read_all(f, str(path)), str(path))
+        except OSError as exc:
+            raise StateFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+    @app.post("/api/records/{file_id}/games/{index}")
+    def open_replay(file_id: str, index: int):
+        records = files.get(file_id)
+        if not 0 <= index < len(records):
+            raise StateFormatError(f"the file holds {len(records)} game(s); there is no game {index}")
+        replay = Replay(records[index])
+        return {"id": replays.add(replay), **replay.info()}
+
+    # The two answers a replay is made of are plain data, sent as they are: FastAPI's
+    # encoder would walk every value of a few hundred kilobytes first.
+    @app.get("/api/replays/{replay_id}/moves")
+    def moves(replay_id: str, view: int | None = None):
+        replay = replays.get(replay_id)
+        check_view(view, replay.n)
+        return JSONResponse({"moves": replay.moves(view)})
+
+    @app.get("/api/replays/{replay_id}/tables")
+    def tables(replay_id: str, start: int = 0, count: int = MAX_CHUNK, view: int | None = None):
+        replay = replays.get(replay_id)
+        check_view(view, replay.n)
+        return JSONResponse({"start": start, "tables": replay.tables(view, start, count)})
+
+    @app.post("/api/matches")
+    def new_match(request: MatchRequest):
+        specs = request.opponents * (request.players - 1) if len(request.opponents) == 1 else request.opponents
+        if not local and any(parse_spec(spec)[0] in FILE_AGENTS for spec in specs):
+            raise ConfigError("this server is reachable from other machines: it loads no agent from a file")
+        seed = secrets.randbelow(MAX_SEED + 1) if request.seed is None else request.seed
+        settings = {
+            "num_players": request.players,
+            "victory_card": None if request.point_variant else request.victory_card,
+            "point_variant": request.point_variant,
+            "round_limit": request.round_limit,
+        }
+        drawn = request.victory_card is None and not request.point_variant
+        try:
+            match = Match(settings, request.seat, list(specs), seed, drawn, keep)
+        except ImportError as exc:
+            raise StateFormatError(f"an agent is not available: {exc}") from None
+        return {"id": matches.add(match), **match.view()}
+
+    @app.get("/api/matches/{match_id}")
+    def get_match(match_id: str):
+        match = matches.get(match_id)
+        with match.lock:
+            return {"id": match_id, **match.view()}
+
+    @app.post("/api/matches/{match_id}/actions")
+    def act(match_id: str, request: ActionRequest):
+        match = matches.get(match_id)
+        with match.lock:
+            match.play(request.action)
+            return {"id": match_id, **match.view()}
+
+    @app.post("/api/matches/{match_id}/replay")
+    def replay_match(match_id: str):
+        match = matches.get(match_id)
+        if match.record is None:
+            raise StateFormatError("the game is not over yet")
+        return opened([match.record], "this game")
+
+    def keep(record: dict) -> None:
+        """A finished match, added to the records file."""
+        with file_lock:
+            saved.write(records_path, [record], append=True)
+
+    return app
+
+
+def check_view(view: int | None, n: int) -> None:
+    if view is not None and not 0 <= view < n:
+        raise StateFormatError(f"view {view}: seats of this game are 0..{n - 1}")
+
+
+def summary(index: int, record: dict) -> dict:
+    """One line of a records file's list of games."""
+    config, outcome = record["config"], record["outcome"]
+    return {
+        "index": index,
+        "players": config.get("num_players"),
+        "agents": record["agents"],
+        "steps": len(record["actions"]),
+        "winners": outcome.get("winners"),
+        "rounds": outcome.get("rounds"),
+    }
