@@ -18,14 +18,13 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from agents import RandomAgent
+from agents import REGISTRY, RandomAgent
 from training.arena import records as saved
 from training.arena.games import play_game, reset_agents
 from training.cli import main
 from training.web.app import STATIC, create_app
 from training.web.replays import Replay
 from tribune_env import VICTORY_CARDS, Game
-from tribune_env.state import MONEY
 
 HIDDEN_KINDS = ("add", "take", "bid")  # another player's move of these kinds is told without its card or amount
 
@@ -49,7 +48,7 @@ def records_file(tmp_path_factory):
 
 @pytest.fixture
 def client(tmp_path):
-    return TestClient(create_app(tmp_path / "played.jsonl"))
+    return TestClient(create_app(tmp_path / "played.jsonl"), base_url="http://127.0.0.1")
 
 
 def ok(response):
@@ -79,7 +78,7 @@ def open_replay(client, path, index=0) -> dict:
 def test_a_records_file_lists_its_games(client, records_file):
     opened = ok(client.post("/api/records/path", json={"path": str(records_file)}))
     records = [saved.read(records_file, i) for i in range(3)]
-    assert [g["players"] for g in opened["games"]] == [5, 2, 3]
+    assert [len(g["agents"]) for g in opened["games"]] == [5, 2, 3]
     assert [g["steps"] for g in opened["games"]] == [len(r["actions"]) for r in records]
     assert [g["winners"] for g in opened["games"]] == [r["outcome"]["winners"] for r in records]
 
@@ -110,11 +109,22 @@ def test_the_replay_tables_are_the_saved_states(client, records_file, index):
     assert [line for m in moves for line in m["lines"]] == games[-1].log
 
 
-def test_a_seat_view_shows_the_tables_and_log_that_seat_knew(client, records_file):
+def untold(game: Game, action: int, seat: int) -> bool:
+    """Whether `seat` does not learn of another player's `action` at all: a card added to a set or pair."""
+    return game.current_player != seat and game.A.decode(action)[0] == "add"
+
+
+def told_secretly(game: Game, action: int, seat: int) -> bool:
+    """Whether `seat` learns of another player's `action` without its card or amount."""
+    kind = game.A.decode(action)[0]
+    return game.current_player != seat and (kind in ("take", "bid") or (kind == "discard" and game.round == 0))
+
+
+@pytest.mark.parametrize("seat", range(5))
+def test_a_seat_view_shows_the_tables_and_log_that_seat_knew(client, records_file, seat):
     record = saved.read(records_file, 0)
     games = replayed_games(record)
     replay = open_replay(client, records_file, 0)
-    seat = 2
     tables = []
     while len(tables) < len(games):
         params = {"start": len(tables), "view": seat}
@@ -122,15 +132,22 @@ def test_a_seat_view_shows_the_tables_and_log_that_seat_knew(client, records_fil
     assert tables == [g.table(seat) for g in games]
     assert all(t["players"][q]["hand"] is None for t in tables for q in range(5) if q != seat)
     moves = ok(client.get(f"/api/replays/{replay['id']}/moves", params={"view": seat}))["moves"]
-    hidden = 0
-    for m, action, before in zip(moves[1:], record["actions"], games):
-        kind = before.A.decode(action)[0]
-        secret = before.current_player != seat and (kind in HIDDEN_KINDS or (kind == "discard" and before.round == 0))
-        if secret:
-            hidden += 1
-            told = f"player_{before.current_player}: {before.A.labels[action]}"
-            assert told not in m["move"] and told not in m["lines"], m
-    assert hidden > 50
+    steps = [0] + [k for k, (a, g) in enumerate(zip(record["actions"], games), 1) if not untold(g, a, seat)]
+    assert [m["step"] for m in moves] == steps and len(steps) < len(games)
+    secret = 0
+    for m in moves[1:]:
+        before, action = games[m["step"] - 1], record["actions"][m["step"] - 1]
+        told = f"player_{before.current_player}: {before.A.labels[action]}"
+        if told_secretly(before, action, seat):
+            secret += 1
+            assert m["move"] == f"player_{before.current_player} {SECRET[before.A.decode(action)[0]]}"
+            assert told not in m["lines"]
+        else:
+            assert m["move"] == told and told in m["lines"]
+    assert secret > 10
+
+
+SECRET = {"take": "takes a card", "bid": "bids", "discard": "discards a card"}
 
 
 def test_a_replay_steps_are_served_in_chunks(client, records_file):
@@ -191,6 +208,16 @@ def test_records_that_cannot_be_played_are_refused_by_name(client, tmp_path):
     assert ok(client.post(f"/api/records/{opened['id']}/games/0"))["ends_as_recorded"] is False
 
 
+def test_a_record_of_no_moves_shows_its_deal(client):
+    record = {**record_of(3, 6), "actions": []}
+    opened = ok(client.post("/api/records/upload", files={"file": ("deal.jsonl", json.dumps(record).encode())}))
+    replay = ok(client.post(f"/api/records/{opened['id']}/games/0"))
+    assert replay["steps"] == 0 and replay["ends_as_recorded"] is False
+    assert len(ok(client.get(f"/api/replays/{replay['id']}/moves"))["moves"]) == 1
+    tables = ok(client.get(f"/api/replays/{replay['id']}/tables", params={"view": 2}))["tables"]
+    assert tables == [replayed_games(record)[0].table(2)]
+
+
 def test_paths_games_views_and_ids_that_do_not_exist(client, records_file, tmp_path):
     refused(client.post("/api/records/path", json={"path": str(tmp_path / "none.jsonl")}), 400, "is not a file")
     refused(client.post("/api/records/path", json={"path": str(tmp_path)}), 400, "is not a file")
@@ -239,28 +266,57 @@ def test_a_whole_game_against_agents_is_saved_as_a_record_that_replays(client, t
 
 
 def test_the_person_receives_only_what_their_seat_may_know(client):
-    """Replaying the person's game, each frame's table is the seat's own table of that moment, and no
-    other seat's card, bid or set-aside card reaches the page: not in a table, not in the log."""
+    """Replaying the person's game, the frames are the seat's tables after each move it may know of,
+    and no other seat's card, bid or set in the making, nor the seed, reaches the page before the end."""
     seat = 0
-    views = play_to_the_end(client, new_match(client, players=4, seat=seat), np.random.default_rng(3))
-    frames = [f for v in views for f in v["frames"]]
+    view = ok(client.post("/api/matches", json={"players": 4, "seat": seat}))  # a seed drawn by the server
+    views = play_to_the_end(client, view, np.random.default_rng(3))
     record = views[-1]["record"]
     games = replayed_games(record)
-    assert len(frames) == len(games)
-    for frame, game in zip(frames, games):
-        assert frame["table"] == game.table(seat)
-        assert all(p["hand"] is None and p["bid"] is None for p in frame["table"]["players"] if p["seat"] != seat)
-    hidden = 0
-    for frame, action, before in zip(frames[1:], record["actions"], games):
-        kind = before.A.decode(action)[0]
-        if before.current_player != seat and (kind in HIDDEN_KINDS or (kind == "discard" and before.round == 0)):
-            hidden += 1
-            told = f"player_{before.current_player}: {before.A.labels[action]}"
-            assert told not in json.dumps(frame), frame["move"]
-    assert hidden > 20
+    expected = [games[0].table(seat)] + [
+        after.table(seat)
+        for action, before, after in zip(record["actions"], games, games[1:])
+        if not untold(before, action, seat)
+    ]
+    frames = [f for v in views for f in v["frames"]]
+    assert [f["table"] for f in frames] == expected
+    assert all("seed" not in v for v in views) and views[-1]["record"]["config"]["seed"] == record["config"]["seed"]
+    known = [(a, g) for a, g in zip(record["actions"], games) if not untold(g, a, seat)]
+    secret = 0
+    for frame, (action, before) in zip(frames[1:], known):
+        told = f"player_{before.current_player}: {before.A.labels[action]}"
+        if told_secretly(before, action, seat):
+            secret += 1
+            assert told not in frame["lines"] and frame["move"] != told
+        else:
+            assert frame["move"] == told
+    assert secret > 20 and len(known) < len(games) - 1
     for view in views:  # choices are offered on the person's turn only
         if view["legal"]:
             assert view["table"]["decision"]["player"] == seat
+
+
+def test_a_failing_agent_is_named_and_asked_again(client, monkeypatch):
+    monkeypatch.setitem(REGISTRY, "stubborn", ("test_web", "StubbornAgent"))
+    view = ok(client.post("/api/matches", json={"players": 2, "seat": 0, "opponents": ["stubborn"], "seed": 4}))
+    while view["table"]["decision"]["player"] == 0:
+        choice = view["legal"][0]["action"]
+        response = client.post(f"/api/matches/{view['id']}/actions", json={"action": choice})
+        if response.status_code != 200:
+            break
+        view = response.json()
+    refused(response, 400, "agent 'stubborn' in seat 1 chose an illegal action")
+    refused(client.post(f"/api/matches/{view['id']}/actions", json={"action": choice}), 400, "agent 'stubborn'")
+
+
+class StubbornAgent(RandomAgent):
+    """Plays at random for its first five moves, then insists on an illegal one."""
+
+    moves = 0
+
+    def act(self, observation, action_mask, view=None):
+        self.moves += 1
+        return super().act(observation, action_mask) if self.moves <= 5 else int(np.flatnonzero(action_mask == 0)[0])
 
 
 def test_an_illegal_action_is_refused_and_the_game_is_unchanged(client):
@@ -354,6 +410,21 @@ def test_the_page_and_its_assets_are_served(client):
         assert client.get(f"/static/{name}").status_code == 200
 
 
+def test_only_the_apps_own_page_on_this_machine_is_answered(client, records_file):
+    """No other web page can drive the server: not by another Origin, nor by a name rebound to 127.0.0.1."""
+    path = {"path": str(records_file)}
+    for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000"):
+        ok(client.post("/api/records/path", json=path, headers={"host": host}))
+    refused(client.get("/api/catalogue", headers={"host": "evil.example"}), 403, "not this machine")
+    refused(client.post("/api/records/path", json=path, headers={"host": "evil.example:8000"}), 403, "not this machine")
+    refused(
+        client.post("/api/records/path", json=path, headers={"origin": "http://evil.example"}),
+        403,
+        "only this app's page",
+    )
+    ok(client.post("/api/records/path", json=path, headers={"origin": "http://127.0.0.1"}))
+
+
 def test_a_server_reachable_from_elsewhere_opens_no_path_and_loads_no_agent_file(tmp_path, records_file):
     client = TestClient(create_app(tmp_path / "played.jsonl", local=False))
     assert ok(client.get("/api/catalogue"))["local"] is False
@@ -364,26 +435,33 @@ def test_a_server_reachable_from_elsewhere_opens_no_path_and_loads_no_agent_file
     assert ok(client.post("/api/matches", json={"opponents": ["heuristic"], "seed": 1}))["legal"]
 
 
-def test_tribune_serve_binds_to_this_machine_and_prints_its_address(tmp_path):
+@pytest.mark.parametrize("host, local", [(None, True), ("0.0.0.0", False)])
+def test_tribune_serve_listens_where_it_is_told_and_prints_its_address(tmp_path, host, local):
+    """By default on this machine only; on an address others reach, without paths and agent files."""
+    where = [] if host is None else ["--host", host]
     server = subprocess.Popen(
-        [Path(sys.executable).parent / "tribune", "serve", "--port", "0", "--records", str(tmp_path / "g.jsonl")],
+        [
+            Path(sys.executable).parent / "tribune",
+            "serve",
+            *where,
+            "--port",
+            "0",
+            "--records",
+            str(tmp_path / "g.jsonl"),
+        ],
         stdout=subprocess.PIPE,
         text=True,
         cwd=Path(__file__).parents[1],
     )
     try:
         line = server.stdout.readline()
-        address = re.search(r"http://(127\.0\.0\.1):(\d+)/", line)
+        address = re.search(rf"http://({re.escape(host or '127.0.0.1')}):(\d+)/", line)
         assert address, line
         with urllib.request.urlopen(f"http://127.0.0.1:{address[2]}/api/catalogue", timeout=30) as response:
             catalogue = json.load(response)
-        assert catalogue["records_path"] == str(tmp_path / "g.jsonl")
+        assert catalogue["records_path"] == str(tmp_path / "g.jsonl") and catalogue["local"] is local
+        if not local:
+            assert "reachable from other machines" in server.stdout.readline()
     finally:
         server.terminate()
         server.wait(timeout=30)
-
-
-def test_money_in_a_table_is_the_state(records_file):
-    """The table's figures are the state's (a check of the drawing's source, not of the API)."""
-    game = replayed_games(saved.read(records_file, 2))[-1]
-    assert [p["denarii"] for p in game.table()["players"]] == [int(m) for m in game.state.res[: game.n, MONEY]]

@@ -17,9 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from playwright.sync_api import sync_playwright
-from test_web import record_of, replayed_games
+from test_web import record_of, replayed_games, untold
 
 from training.arena import records as saved
+from training.web.replays import Replay
 
 ROOT = Path(__file__).parents[1]
 ARTIFACTS = Path(os.environ.get("TRIBUNE_ARTIFACTS", ROOT / "test-artifacts")) / "web"
@@ -159,7 +160,8 @@ def test_a_replay_steps_through_the_saved_states(page, server):
 
 
 def test_a_seat_view_shows_what_that_seat_knew(page, server):
-    games = replayed_games(saved.read(server[1] / "games.jsonl", 2))
+    record = saved.read(server[1] / "games.jsonl", 2)
+    games = replayed_games(record)
     page.fill("#path", str(server[1] / "games.jsonl"))
     page.click("#open-path button")
     page.wait_for_selector("#game-select:not([hidden])")
@@ -167,14 +169,21 @@ def test_a_seat_view_shows_what_that_seat_knew(page, server):
     page.wait_for_function(f"document.getElementById('step-label').textContent === 'step 0 of {len(games) - 1}'")
     page.select_option("#view-select", "3")
     page.wait_for_selector(".player[data-player='3'] .name:has-text('this view')")
-    step = next(i for i, g in enumerate(games) if g.round == 2 and g.phase == 3)
+    # the seat steps through the moves it knew of: not the other players' cards added to sets
+    known = [0] + [k for k, (a, g) in enumerate(zip(record["actions"], games), 1) if not untold(g, a, 3)]
+    page.wait_for_function(f"document.getElementById('step-label').textContent === 'step 0 of {len(known) - 1}'")
+    position = next(i for i, k in enumerate(known) if games[k].round == 2 and games[k].phase == 3)
     page.select_option("#round-select", "2")
     page.select_option("#phase-select", "3")
-    page.wait_for_function(f"document.getElementById('step-label').textContent.startsWith('step {step} ')")
-    board_shows(page, games[step], viewer=3)
+    page.wait_for_function(f"document.getElementById('step-label').textContent.startsWith('step {position} ')")
+    game = games[known[position]]
+    board_shows(page, game, viewer=3)
+    seen = Replay(record).moves(3)[position]
+    assert page.inner_text("#replay-move") == seen["move"]
+    assert page.locator("#replay-log li.current").all_inner_texts() == seen["lines"]
     for q in (0, 1, 2, 4):
         assert page.locator(f".player[data-player='{q}'] .hand .card").count() == 0
-    assert page.locator(".player[data-player='3'] .hand .card").count() == games[step].state.hand[3].sum()
+    assert page.locator(".player[data-player='3'] .hand .card").count() == game.state.hand[3].sum()
     screenshot(page, "replay-seat-view")
 
 
@@ -186,6 +195,13 @@ def test_a_malformed_file_shows_an_error_and_the_page_goes_on(page, server):
     page.wait_for_selector("#error:not([hidden])")
     assert "'config' is missing" in page.inner_text("#error")
     screenshot(page, "replay-error")
+    unplayable = server[1] / "unplayable.jsonl"
+    record = saved.read(server[1] / "games.jsonl", 1)
+    saved.write(unplayable, [{**record, "actions": [10_000, *record["actions"]]}])
+    page.set_input_files("#upload", str(unplayable))
+    page.wait_for_function(
+        "document.getElementById('error').textContent.includes('step 1 of the record cannot be played')"
+    )
     page.set_input_files("#upload", str(server[1] / "games.jsonl"))
     page.wait_for_selector("#replay-board .board-inner")
     assert page.locator("#error").is_hidden()

@@ -38,7 +38,7 @@ REGIONS = (
 THERMAE, FORUM, LATRINE, CURIA, ATRIUM, CATACOMBS, PANTHEON, MARS = range(len(REGIONS))
 
 # The phases of a round (rulebook, "How to Play"), after the setup.
-PHASES = (
+PHASE_NAMES = (
     "Setup",
     "Card Placement",
     "Placement of Followers",

@@ -13,6 +13,7 @@ import numpy as np
 
 from .core import dispatch
 from .core.bids import entered_part
+from .core.visibility import hidden_pairs as hidden_pairs_of
 from .core.visibility import hidden_slots as hidden_slots_of
 from .data import NUM_CARD_TYPES, NUM_VALUES
 from .kernel import seed_words
@@ -54,10 +55,7 @@ def _sample(game, player, rng):
     catacombs_hidden = g.state.catacombs.any() and not np.array_equal(seen, g.state.catacombs)
     if catacombs_hidden:
         pool += g.state.catacombs
-    mars = g.board.spaces["Field of Mars"]
-    hidden_pairs = [
-        i for i, s in enumerate(mars) if g.state.space_owner[s] != player and g.state.mars_pairs[i].sum() == 2
-    ]
+    hidden_pairs = hidden_pairs_of(g.handle.buffer, g.handle.params, player)
     for i in hidden_pairs:
         pool += g.state.mars_pairs[i]
 

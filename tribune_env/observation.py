@@ -15,10 +15,10 @@ from enum import IntEnum
 
 import numpy as np
 
-from .data import MAX_PLAYERS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES, OBJECTIVES
+from .data import MAX_PLAYERS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES, OBJECTIVES, PHASE_NAMES
 from .tasks import DECISIONS
 
-PHASES = 7  # 0 = setup, 1-6 the phases of a round
+PHASES = len(PHASE_NAMES)  # 0 = setup, 1-6 the phases of a round
 SLOT_FEATURES = 1 + NUM_FACTIONS + 1
 
 # (name, shape, meaning) of each segment, in vector order. A shape gives numbers or the

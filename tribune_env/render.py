@@ -7,7 +7,7 @@ drawing shows, and hides what that hides.
 from __future__ import annotations
 
 from .actions import card_name
-from .data import FACTIONS, PHASES
+from .data import FACTIONS, PHASE_NAMES
 from .table import HIDDEN, table
 
 
@@ -15,7 +15,7 @@ def _cards(codes) -> str:
     return ", ".join(card_name(c) for c in codes) if codes else "-"
 
 
-def _player(p: dict, names) -> list[str]:
+def _player(p: dict) -> list[str]:
     tags = [
         tag for tag, on in (("start", p["start"]), ("proconsul", p["proconsul"]), ("declared", p["declared"])) if on
     ]
@@ -23,7 +23,7 @@ def _player(p: dict, names) -> list[str]:
     return [
         f"player_{p['seat']}{' [' + ', '.join(tags) + ']' if tags else ''}: {p['denarii']} denarii, "
         f"{p['laurels']} laurels, {p['legions']} legions, tile {p['tile'] or '-'}, favor {p['favor'] or '-'}, "
-        f"markers {', '.join(names[f] for f in p['markers']) or '-'}; score {p['score']}",
+        f"markers {', '.join(FACTIONS[f] for f in p['markers']) or '-'}; score {p['score']}",
         f"    hand: {hand}; followers to place: {p['followers']}",
     ]
 
@@ -60,14 +60,14 @@ def render(g, viewer: int | None = None) -> str:
     )
     chariot = next((f["name"] for f in t["factions"] if f["chariot"]), "off the board")
     lines = [
-        f"Round {t['round']} of at most {t['round_limit']}, phase {t['phase']}: {PHASES[t['phase']]}",
+        f"Round {t['round']} of at most {t['round_limit']}, phase {t['phase']}: {PHASE_NAMES[t['phase']]}",
         f"Victory: {goal}",
         f"Colosseum: {t['colosseum']} denarii   Draw pile: {t['draw_pile']}"
         f"   Discards: {len(t['discards']['face_up']) + t['discards']['face_down']}   Chariot: {chariot}",
         "",
     ]
     for p in t["players"]:
-        lines += _player(p, FACTIONS)
+        lines += _player(p)
     lines.append("")
     for f in t["factions"]:
         q = f["controller"]

@@ -6,15 +6,16 @@ simultaneous acts"): its own hand, bids and Field of Mars pairs, the board cards
 (:mod:`tribune_env.core.visibility`) and the Catacombs as it last examined them. Every value is
 a plain int, str, bool, list, dict or None, ready for JSON; a card is its code
 (``faction * 11 + value``) and a card the viewer cannot see is :data:`HIDDEN`.
-``tests/test_web.py`` checks that a seat's table is the same in every determinisation of the
-game, which re-deals exactly what the seat cannot know.
+``tests/test_hidden_information.py`` checks that a seat's table is the same in every
+determinisation of the game, which re-deals exactly what the seat cannot know, and under
+every hidden edit the observation is tested with.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .core.visibility import sees_slot
+from .core.visibility import hidden_pairs, sees_slot
 from .data import FACTIONS, LEADERS, MARS, NUM_VALUES, OBJECTIVES, REGIONS
 from .state import ETERNAL, LAURELS, LEGIONS, MONEY, SCROLL, TILE, TRIBUNE, Meta
 from .tasks import Task, named_args
@@ -32,6 +33,7 @@ def table(game, viewer: int | None = None) -> dict:
     """The table of `game` as data; with `viewer`, only what that seat may know."""
     decision = game.decision()
     scores, met = game.scores(), game.objectives()
+    hidden = () if viewer is None else set(hidden_pairs(game.handle.buffer, game.handle.params, viewer).tolist())
     return {
         "round": game.round,
         "round_limit": game.round_limit,
@@ -41,7 +43,7 @@ def table(game, viewer: int | None = None) -> dict:
         "draw_pile": int(game.state.meta[Meta.DRAW_N]),
         "discards": {"face_up": cards(game.state.discard_public), "face_down": int(game.state.discard_hidden.sum())},
         "coin_bowl": [int(k) for k in game.state.coin_bowl[: game.n]],
-        "players": [_player(game, p, viewer, decision, scores, met) for p in range(game.n)],
+        "players": [_player(game, p, viewer, decision, scores, met, hidden) for p in range(game.n)],
         "factions": [_faction(game, f) for f in range(len(FACTIONS))],
         "regions": [_region(game, r, viewer) for r in range(len(REGIONS))],
         "build": _build(game, viewer, decision),
@@ -67,16 +69,16 @@ def _victory(game) -> dict:
     }
 
 
-def _player(game, p: int, viewer, decision, scores, met) -> dict:
+def _player(game, p: int, viewer, decision, scores, met, hidden_pairs) -> dict:
     s, meta = game.state, game.state.meta
     r = s.res[p]
     sees = viewer is None or viewer == p
     bidding = decision is not None and decision[0] in BIDS
-    pairs = []
-    for i, space in enumerate(game.board.spaces["Field of Mars"]):
-        pair = s.mars_pairs[i]
-        if s.space_owner[space] == p and pair.sum() == 2:
-            pairs.append(cards(pair) if sees else [HIDDEN, HIDDEN])
+    pairs = [
+        cards(s.mars_pairs[i]) if viewer is None or i not in hidden_pairs else [HIDDEN] * int(s.mars_pairs[i].sum())
+        for i, space in enumerate(game.board.spaces["Field of Mars"])
+        if s.space_owner[space] == p and s.mars_pairs[i].any()
+    ]
     return {
         "seat": p,
         "denarii": int(r[MONEY]),
@@ -142,7 +144,7 @@ def _region(game, r: int, viewer) -> dict:
             "seen": cards(s.catacombs if viewer is None else s.catacombs_seen[viewer]),
         }
     if r == MARS:
-        out["pairs_laid"] = int(sum(s.mars_pairs[i].sum() == 2 for i in range(len(s.mars_pairs))))
+        out["pairs_laid"] = int(sum(s.mars_pairs[i].any() for i in range(len(s.mars_pairs))))
     return out
 
 

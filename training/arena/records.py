@@ -89,30 +89,26 @@ def read(path, index: int) -> dict:
     count = 0
     try:
         with open(path, "rb") as f:
-            for number, line in _lines(f, str(path)):
+            for number, line in lines(f, str(path)):
                 if count == index:
-                    return _check(line, f"{path}, line {number}")
+                    return parse(line, f"{path}, line {number}")
                 count += 1
     except OSError as exc:
         raise StateFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
     raise StateFormatError(f"{path} holds {count} game record(s); there is no game {index}")
 
 
-def read_all(stream, where: str) -> list[dict]:
-    """Every record of a binary stream of records (a file, an upload), checked as :func:`read` checks
-    one; StateFormatError names the first malformed line of `where`."""
-    return [_check(line, f"{where}, line {number}") for number, line in _lines(stream, where)]
-
-
-def _lines(stream, where: str):
-    """(line number, line) of each non-blank line, none longer than MAX_LINE."""
+def lines(stream, where: str):
+    """(line number, line) of each non-blank line of a binary stream of records (a file, an
+    upload), none longer than MAX_LINE; read each with :func:`parse`."""
     for number, line in enumerate(iter(lambda: stream.readline(MAX_LINE + 1), b""), 1):
         files.check_size(len(line.rstrip(b"\r\n")), MAX_LINE, f"{where}, line {number}", StateFormatError)
         if line.strip():
             yield number, line
 
 
-def _check(line: bytes, where: str) -> dict:
+def parse(line: bytes, where: str) -> dict:
+    """One line of a records file as a record, its fields checked; StateFormatError naming `where` if malformed."""
     record = files.parse_json(files.decode(line, where, StateFormatError), where, StateFormatError)
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise StateFormatError(f"{where}: not a {FORMAT!r} record")

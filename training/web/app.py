@@ -4,17 +4,22 @@ A JSON API under ``/api`` and one static page (``static/``, no network needed). 
 files, opened replays and matches are held in memory by id, the least recently used
 dropped first; the ids live in the page, so two tabs hold two games. Every bad input (a
 malformed record, an illegal action, a wrong setting) is a 400 answer with an ``error``
-message, and what it was aimed at is left as it was.
+message, and what it was aimed at is left as it was. Only the app's own page may change
+anything (the Origin of a request), and a server on this machine answers only to this
+machine's names (the Host), so that no other web page can drive it.
 """
 
 from __future__ import annotations
 
 import io
+import ipaddress
+import json
 import secrets
 import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, File, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -25,16 +30,16 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from agents import FILE_AGENTS, parse_spec
 from tribune_env import FACTIONS, LEADERS, VICTORY_CARDS, ConfigError, StateFormatError, TribuneError, card_name
-from tribune_env.data import NUM_CARD_TYPES, NUM_VALUES, OBJECTIVES, PHASES, REGIONS
+from tribune_env.data import NUM_CARD_TYPES, NUM_VALUES, OBJECTIVES, PHASE_NAMES, REGIONS
 from tribune_env.table import HIDDEN
 
 from ..arena import records as saved
 from ..bounds import MAX_ROUND_LIMIT, MAX_SEED
 from .matches import Match
-from .replays import MAX_CHUNK, Replay
+from .replays import CHUNK, Replay
 
 STATIC = Path(__file__).parent / "static"
-MAX_RECORDS_FILE = 256 * 2**20  # bytes of a records file opened or uploaded
+MAX_RECORDS_FILE = 64 * 2**20  # bytes of a records file opened or uploaded (a file is kept as read)
 
 
 class NotFound(Exception):
@@ -65,6 +70,32 @@ class Store:
             return self._items[key]
 
 
+class RecordsFile:
+    """A records file as read: its lines, parsed again when a game is opened, and its list of games."""
+
+    def __init__(self, lines, name: str):
+        self.name, self.lines = name, list(lines)
+        if not self.lines:
+            raise StateFormatError(f"{name} holds no game records")
+        self.games = [summary(i, self.record(i)) for i in range(len(self.lines))]
+
+    def record(self, index: int) -> dict:
+        if not 0 <= index < len(self.lines):
+            raise StateFormatError(f"the file holds {len(self.lines)} game(s); there is no game {index}")
+        number, line = self.lines[index]
+        return saved.parse(line, f"{self.name}, line {number}")
+
+
+def on_this_machine(host: str | None) -> bool:
+    """Whether a host name from a request names this machine (a loopback address, or localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host or "").is_loopback
+    except ValueError:
+        return False
+
+
 class PathRequest(BaseModel):
     path: str = Field(min_length=1, max_length=4096)
 
@@ -89,7 +120,7 @@ def catalogue() -> dict:
         "factions": FACTIONS,
         "leaders": LEADERS,
         "regions": REGIONS,
-        "phases": PHASES,
+        "phases": PHASE_NAMES,
         "objectives": OBJECTIVES,
         "cards": [card_name(c) for c in range(NUM_CARD_TYPES)],
         "values": NUM_VALUES,
@@ -105,12 +136,27 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
     files of this machine by path nor load agents from files (a model file runs code): a
     page from elsewhere uploads its records and plays the built-in agents.
     """
-    app = FastAPI(title="tribune", docs_url="/api/docs", openapi_url="/api/openapi.json")
+    # no /docs page: FastAPI's loads its scripts from a CDN; the schema is at /api/openapi.json
+    app = FastAPI(title="tribune", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    # a records file holds up to 256 MiB of records; a replay a few kilobytes per step
-    files, replays, matches = Store("records file", 8), Store("replay", 16), Store("match", 64)
+    # a records file holds at most 64 MiB; a replay some hundred bytes a step
+    files, replays, matches = Store("records file", 4), Store("replay", 8), Store("match", 64)
     file_lock = threading.Lock()
+
+    @app.middleware("http")
+    async def own_page_only(request: Request, call_next):
+        """Refuse what another web page sends: a request whose Origin is not this server, and, on
+        this machine, one whose Host is not this machine (DNS rebinding)."""
+        host = request.headers.get("host", "")
+        origin = request.headers.get("origin")
+        if local and not on_this_machine(urlsplit(f"//{host}").hostname):
+            return JSONResponse({"error": f"host {host!r} is not this machine"}, status_code=403)
+        if origin is not None and request.method != "GET" and urlsplit(origin).netloc != host:
+            return JSONResponse(
+                {"error": f"a request from {origin} is refused: only this app's page may send one"}, 403
+            )
+        return await call_next(request)
 
     @app.exception_handler(TribuneError)
     def bad_input(request: Request, exc: TribuneError):
@@ -131,12 +177,11 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
 
     @app.get("/api/catalogue")
     def get_catalogue():
-        return catalogue() | {"records_path": str(records_path), "local": local}
+        return catalogue() | {"records_path": str(records_path), "local": local, "chunk": CHUNK}
 
-    def opened(records: list[dict], name: str) -> dict:
-        if not records:
-            raise StateFormatError(f"{name} holds no game records")
-        return {"id": files.add(records), "name": name, "games": [summary(i, r) for i, r in enumerate(records)]}
+    def opened(lines, name: str) -> dict:
+        records = RecordsFile(lines, name)
+        return {"id": files.add(records), "name": name, "games": records.games}
 
     @app.post("/api/records/upload")
     def upload(file: Annotated[UploadFile, File()]):
@@ -144,7 +189,7 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
         name = file.filename or "upload"
         if len(data) > MAX_RECORDS_FILE:
             raise StateFormatError(f"{name} is over {MAX_RECORDS_FILE // 2**20} MiB")
-        return opened(saved.read_all(io.BytesIO(data), name), name)
+        return opened(saved.lines(io.BytesIO(data), name), name)
 
     @app.post("/api/records/path")
     def open_path(request: PathRequest):
@@ -157,16 +202,13 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
             if path.stat().st_size > MAX_RECORDS_FILE:
                 raise StateFormatError(f"{path} is over {MAX_RECORDS_FILE // 2**20} MiB")
             with open(path, "rb") as f:
-                return opened(saved.read_all(f, str(path)), str(path))
+                return opened(saved.lines(f, str(path)), str(path))
         except OSError as exc:
             raise StateFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
 
     @app.post("/api/records/{file_id}/games/{index}")
     def open_replay(file_id: str, index: int):
-        records = files.get(file_id)
-        if not 0 <= index < len(records):
-            raise StateFormatError(f"the file holds {len(records)} game(s); there is no game {index}")
-        replay = Replay(records[index])
+        replay = Replay(files.get(file_id).record(index))
         return {"id": replays.add(replay), **replay.info()}
 
     # The two answers a replay is made of are plain data, sent as they are: FastAPI's
@@ -178,7 +220,7 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
         return JSONResponse({"moves": replay.moves(view)})
 
     @app.get("/api/replays/{replay_id}/tables")
-    def tables(replay_id: str, start: int = 0, count: int = MAX_CHUNK, view: int | None = None):
+    def tables(replay_id: str, start: int = 0, count: int = CHUNK, view: int | None = None):
         replay = replays.get(replay_id)
         check_view(view, replay.n)
         return JSONResponse({"start": start, "tables": replay.tables(view, start, count)})
@@ -220,7 +262,7 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
         match = matches.get(match_id)
         if match.record is None:
             raise StateFormatError("the game is not over yet")
-        return opened([match.record], "this game")
+        return opened([(1, json.dumps(match.record).encode())], "this game")
 
     def keep(record: dict) -> None:
         """A finished match, added to the records file."""
@@ -236,13 +278,12 @@ def check_view(view: int | None, n: int) -> None:
 
 
 def summary(index: int, record: dict) -> dict:
-    """One line of a records file's list of games."""
-    config, outcome = record["config"], record["outcome"]
+    """One line of a records file's list of games (checked only as far as the list needs: the
+    game is checked when it is opened)."""
+    winners = record["outcome"].get("winners")
     return {
         "index": index,
-        "players": config.get("num_players"),
-        "agents": record["agents"],
+        "agents": [str(a) for a in record["agents"]],
         "steps": len(record["actions"]),
-        "winners": outcome.get("winners"),
-        "rounds": outcome.get("rounds"),
+        "winners": winners if isinstance(winners, list) and all(type(w) is int for w in winners) else [],
     }

@@ -3,20 +3,26 @@
 Everything a match hands to the page goes through :meth:`Match.view`, built from the
 person's seat only: the table as that seat sees it (:mod:`tribune_env.table`), the log as
 it may read it (:class:`training.arena.play.SeatLog`) and its own legal actions. The other
-seats' moves come as frames, one per move, for the page to show one after another.
+seats' moves come as frames, one per move the seat may know of, for the page to show one
+after another. The seed, which would tell every card, is given with the record once the
+game is over.
 """
 
 from __future__ import annotations
 
 import threading
 
-from agents import make_agent
-from tribune_env import FACTIONS, ConfigError, Game, IllegalActionError, PlayerView
+from agents import Agent, make_agent
+from tribune_env import FACTIONS, ConfigError, Game, IllegalActionError, PlayerView, TribuneError
 from tribune_env.tasks import Task
 
 from ..arena import records as saved
-from ..arena.games import derive_seed, ending
+from ..arena.games import ending, reset_agents
 from ..arena.play import SeatLog
+
+
+class AgentError(TribuneError):
+    """An agent failed to move: the person's move, if any, stands, and the agent is asked again at the next."""
 
 
 class Match:
@@ -31,10 +37,9 @@ class Match:
             raise ConfigError(f"{self.game.n} players need {self.game.n - 1} opponents, got {len(specs)}")
         self.seat, self.seed, self.drawn = seat, seed, drawn
         self.specs = specs[:seat] + ["human"] + specs[seat:]
-        self.agents = [None if p == seat else make_agent(spec) for p, spec in enumerate(self.specs)]
-        for p, agent in enumerate(self.agents):  # seeded as a tournament seeds them: the same game replays
-            if agent is not None:
-                agent.reset(seed=derive_seed(seed, p))
+        # the person's seat holds an agent never asked, so that all are seeded as a tournament seeds them
+        self.agents = [Agent() if p == seat else make_agent(spec) for p, spec in enumerate(self.specs)]
+        reset_agents(self.agents, seed)
         self.actions: list[int] = []
         self.log = SeatLog(seat)
         self.lock = threading.Lock()
@@ -45,8 +50,9 @@ class Match:
 
     def play(self, action) -> None:
         """The person's move; IllegalActionError (the game unchanged) if it is not theirs to make or not legal."""
-        if self.game.is_over or self.game.current_player != self.seat:
-            raise IllegalActionError("it is not your turn" if not self.game.is_over else "the game is over")
+        self._agents_move()  # again, if an agent failed before
+        if self.game.is_over:
+            raise IllegalActionError("the game is over")
         self._step(action)
         self._agents_move()
 
@@ -58,7 +64,6 @@ class Match:
         return {
             "seat": self.seat,
             "agents": self.specs,
-            "seed": self.seed,
             "frames": frames,
             "table": game.table(self.seat),
             "legal": [self._choice(int(a)) for a in game.legal_actions()] if mine else [],
@@ -71,7 +76,10 @@ class Match:
         game = self.game
         while not game.is_over and game.current_player != self.seat:
             p = game.current_player
-            self._step(self.agents[p].act(game.observe(p), game.legal_mask(), PlayerView(game, p)))
+            try:
+                self._step(self.agents[p].act(game.observe(p), game.legal_mask(), PlayerView(game, p)))
+            except IllegalActionError as exc:
+                raise AgentError(f"agent {self.specs[p]!r} in seat {p} chose an illegal action: {exc}") from None
         if game.is_over and self.record is None:
             self.record = saved.make(game, self.seed, self.drawn, self.specs, self.actions)
             self.on_end(self.record)
@@ -81,7 +89,9 @@ class Match:
         mover = game.current_player
         game.step(action)
         self.actions.append(int(action))
-        self._frames.append(self._frame(mover, int(action)))
+        frame = self._frame(mover, int(action))
+        if mover == self.seat or frame["move"] is not None:  # else a move the seat may not know of
+            self._frames.append(frame)
 
     def _frame(self, mover, action=None) -> dict:
         """The move just made and the log lines it caused, as the person's seat may read them, and the table after it."""
@@ -95,8 +105,8 @@ class Match:
 
 def target(game: Game, action: int) -> str | None:
     """The board element an action acts on, as the page names them: ``space:3`` (a follower space),
-    ``region:6``, ``field:2``, ``bowl``, ``hand:25`` (a card of the hand), ``take:25`` (a card to
-    take), ``challenger:25``, ``faction:4``; None for actions offered only as buttons."""
+    ``region:6``, ``field:2``, ``bowl``, ``hand:25`` (a card of the hand), ``take:25`` (a card of
+    the Catacombs), ``challenger:25``, ``faction:4``; None for actions offered only as buttons."""
     A, board = game.A, game.board
     kind, index = A.decode(action)
     if kind == "place":

@@ -1,10 +1,10 @@
 """A game record played back for the browser: its moves, and the table at any step, whole or as one seat saw it.
 
-Loading replays the record once and keeps the state buffer of every step (a few kilobytes
-each), so that the table at any step, in any view, is one copy and one :meth:`Game.table`
-away: the page fetches them a chunk at a time and steps without waiting. A seat's view
-shows the table as that seat knew it (:mod:`tribune_env.table`) and the log as it could
-read it (:class:`training.arena.play.SeatLog`).
+Loading replays the record once, keeping the moves and the state every :data:`CHUNK` steps,
+so that memory grows by a few hundred bytes a step; the tables of a chunk are one copy and
+a few steps away. The page fetches them a chunk at a time and steps without waiting. A
+seat's view shows the table as that seat knew it (:mod:`tribune_env.table`) and the log as
+it could read it (:class:`training.arena.play.SeatLog`).
 """
 
 from __future__ import annotations
@@ -16,33 +16,35 @@ from tribune_env import StateFormatError
 from ..arena import records as saved
 from ..arena.play import SeatLog
 
-MAX_CHUNK = 256  # tables in one response
+CHUNK = 64  # steps between kept states, and tables in one answer
 
 
 class Replay:
-    """One record, replayed: the moves (who played what, the log lines it caused) and the states between them."""
+    """One record, replayed: the moves (who played what, the log lines it caused) and states along the way."""
 
     def __init__(self, record: dict):
         self.record = record
-        self.snapshots, self.steps = [], []
+        self.checkpoints, self.steps = [], []
         actions = record["actions"]
+        mover = None
         for game, step, lines in saved.replay(record):
-            self.snapshots.append(game.state.buffer.copy())
-            actor = None if step == 0 else self.steps[-1]["next"]
+            if step % CHUNK == 0:  # the state and its legal actions, to step on from
+                self.checkpoints.append((game.handle.buffer.copy(), game.handle.mask.copy()))
+            action = None if step == 0 else int(actions[step - 1])
             self.steps.append(
                 {
                     "step": step,
                     "round": game.round,
                     "phase": game.phase,
-                    "player": actor,
-                    "action": None if step == 0 else int(actions[step - 1]),
+                    "player": mover,
+                    "action": action,
                     "lines": lines,
-                    "next": game.current_player,
                 }
             )
+            mover = game.current_player
         self.game = game  # left at the end of the record
         self.ends_as_recorded = saved.matches(game, record)
-        self._scratch = game.clone()  # any step's state is copied into it to be read
+        self._scratch = game.clone()  # a kept state is copied into it and played forward
         self._scratch.log = None
         self._lock = threading.Lock()  # the page fetches a chunk ahead while it reads one
         self.n = game.n
@@ -51,7 +53,7 @@ class Replay:
         """What the page shows before any step: the seats, the settings, how the record says it ended."""
         return {
             "players": self.n,
-            "agents": self.record["agents"],
+            "agents": [str(a) for a in self.record["agents"]],
             "config": self.record["config"],
             "outcome": self.record["outcome"],
             "ends_as_recorded": self.ends_as_recorded,
@@ -60,27 +62,39 @@ class Replay:
         }
 
     def moves(self, viewer: int | None) -> list[dict]:
-        """Every step's round, phase, mover, move and log lines, as `viewer` could read them (None: all)."""
+        """Each step's number, round, phase, mover, move and log lines, as `viewer` could read
+        them (None: all). A seat's view leaves out the steps it could not know of (another
+        player's card added to a set), as it did not see them at the table.
+        """
         log = None if viewer is None else SeatLog(viewer)
         labels = self.game.A.labels
         out = []
         for s in self.steps:
-            label = None if s["action"] is None else f"player_{s['player']}: {labels[s['action']]}"
+            move = None if s["action"] is None else f"player_{s['player']}: {labels[s['action']]}"
             lines = s["lines"]
-            if log is not None:
-                lines = [log.visible(self.game, line) for line in lines]
-                label = None if label is None else log.visible(self.game, label)
-            out.append({k: s[k] for k in ("step", "round", "phase", "player")} | {"move": label, "lines": lines})
+            if log is not None:  # the move before the lines it caused: a "round " line ends the setup
+                move = None if move is None else log.visible(self.game, move)
+                lines = [line for line in (log.visible(self.game, line) for line in lines) if line is not None]
+            if move is not None or s["step"] == 0:
+                out.append({k: s[k] for k in ("step", "round", "phase", "player")} | {"move": move, "lines": lines})
         return out
 
     def tables(self, viewer: int | None, start: int, count: int) -> list[dict]:
-        """The tables of steps start .. start + count - 1 (as many as there are), as `viewer` saw them."""
+        """The tables of steps start .. start + count - 1 (as many as there are, at most a chunk's),
+        as `viewer` saw them."""
         if viewer is not None and not 0 <= viewer < self.n:
             raise StateFormatError(f"seat {viewer} is outside 0..{self.n - 1} of this {self.n}-player game")
-        stop = min(start + min(count, MAX_CHUNK), len(self.snapshots))
+        start = max(start, 0)
+        stop = min(start + min(count, CHUNK), len(self.steps))
         with self._lock:
+            game = self._scratch
+            step = start - start % CHUNK
+            game.handle.buffer[:], game.handle.mask[:] = self.checkpoints[step // CHUNK]
             out = []
-            for step in range(max(start, 0), stop):
-                self._scratch.state.buffer[:] = self.snapshots[step]
-                out.append(self._scratch.table(viewer))
+            while step < stop:
+                if step >= start:
+                    out.append(game.table(viewer))
+                step += 1
+                if step < stop:
+                    game.step(self.steps[step]["action"])
             return out

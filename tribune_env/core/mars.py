@@ -8,6 +8,7 @@ from ..state import LAURELS
 from ..tasks import Task
 from .common import discard_all, push, say, value_sum
 from .events import Ev
+from .visibility import laid_pair
 
 
 @njit(**JIT)
@@ -60,7 +61,7 @@ def mars_resolve(s, k, ev):
     """Each pair earns a laurel; the single highest pair sum earns one more (clarifications §4)."""
     best, leader, tied = -1, -1, False
     for i in range(s.mars_pairs.shape[0]):
-        if s.mars_pairs[i].sum() != 2:
+        if not laid_pair(s.mars_pairs, i):
             continue
         p = s.space_owner[k[K.SP + MARS] + i]
         total = value_sum(s.mars_pairs[i])

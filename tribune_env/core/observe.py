@@ -14,7 +14,7 @@ from ..tasks import Task
 from .bids import bid_position
 from .common import top_task
 from .scoring import objective
-from .visibility import sees_slot
+from .visibility import laid_pair, sees_pair, sees_slot
 
 P, C, F, V = 5, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
 
@@ -85,13 +85,11 @@ def observe(buf, k, seg, template, observer, out):
     if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
         out[seg[Seg.own_bid]] = s.bids[observer]  # entered so far, or committed
     for i in range(s.mars_pairs.shape[0]):
-        owner = s.space_owner[k[K.SP + MARS] + i]
-        pair = s.mars_pairs[i]
-        if owner == observer:
+        if sees_pair(k, s.space_owner, observer, i):
             for card in range(C):
-                out[seg[Seg.own_pairs] + card] += pair[card]
-        if pair.sum() == 2:
-            out[seg[Seg.pairs_laid] + (owner - observer) % n] += 1
+                out[seg[Seg.own_pairs] + card] += s.mars_pairs[i, card]
+        if laid_pair(s.mars_pairs, i):
+            out[seg[Seg.pairs_laid] + (s.space_owner[k[K.SP + MARS] + i] - observer) % n] += 1
     for card in range(C):  # as the observer last saw it: later purchases stay secret
         out[seg[Seg.catacombs_seen] + card] = s.catacombs_seen[observer, card]
     out[seg[Seg.catacombs_size]] = s.catacombs.sum()

@@ -1,13 +1,13 @@
 """What a seat can see of the board's cards (clarifications, "Secrecy and simultaneous acts").
 
-The observation shows, and a determinisation re-deals, exactly what these functions say, so
-the two cannot disagree.
+The observation and the table show, and a determinisation re-deals, exactly what these
+functions say, so they cannot disagree.
 """
 
 import numpy as np
 from numba import njit
 
-from ..data import PANTHEON
+from ..data import MARS, PANTHEON
 from ..kernel import JIT, K, views
 
 
@@ -28,4 +28,26 @@ def hidden_slots(buf, k, p):
     out = np.zeros(len(s.slot_card), dtype=np.bool_)
     for slot in range(len(s.slot_card)):
         out[slot] = s.slot_card[slot] >= 0 and not sees_slot(k, s.slot_up, s.pantheon_seen, p, slot)
+    return np.flatnonzero(out)
+
+
+@njit(inline="always", **JIT)
+def laid_pair(mars_pairs, i):
+    """Whether a pair lies face down on Field of Mars space i (from its laying to the region's evaluation)."""
+    return mars_pairs[i].sum() == 2
+
+
+@njit(inline="always", **JIT)
+def sees_pair(k, space_owner, p, i):
+    """Whether p sees the pair on Field of Mars space i: only the player who laid it does."""
+    return space_owner[k[K.SP + MARS] + i] == p
+
+
+@njit(**JIT)
+def hidden_pairs(buf, k, p):
+    """The Field of Mars spaces whose pair p cannot see (to re-deal them)."""
+    s = views(buf, k)
+    out = np.zeros(s.mars_pairs.shape[0], dtype=np.bool_)
+    for i in range(len(out)):
+        out[i] = laid_pair(s.mars_pairs, i) and not sees_pair(k, s.space_owner, p, i)
     return np.flatnonzero(out)

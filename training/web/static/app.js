@@ -2,7 +2,6 @@
 import { drawBoard, PLAYER_COLOURS } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
-const CHUNK = 64; // tables fetched at once
 let cat = null;
 
 async function api(path, options = {}) {
@@ -61,7 +60,7 @@ async function openRecords(opened) {
     ...opened.games.map((g) =>
       option(
         g.index,
-        `game ${g.index}: ${g.agents.join(" vs ")}, ${g.steps} moves, won by ${(g.winners || []).map((w) => `player_${w}`).join(", ") || "nobody"}`,
+        `game ${g.index}: ${g.agents.join(" vs ")}, ${g.steps} moves, won by ${g.winners.map((w) => `player_${w}`).join(", ") || "nobody"}`,
       ),
     ),
   );
@@ -76,13 +75,12 @@ async function openGame(index) {
   const opened = await post(`/api/records/${replay.file.id}/games/${index}`);
   if (token !== replay.token) return;
   Object.assign(replay, { id: opened.id, info: opened, step: 0, view: null });
+  const seats = Array.from({ length: opened.players }, (_, p) => p);
   $("view-select").replaceChildren(
     option("", "everything"),
-    ...opened.agents.map((a, p) => option(p, `as player_${p} (${a}) saw it`)),
+    ...seats.map((p) => option(p, `as player_${p}${opened.agents[p] ? ` (${opened.agents[p]})` : ""} saw it`)),
   );
-  $("replay-warning").textContent = opened.ends_as_recorded
-    ? ""
-    : "This replay does not end as the record says: the record was made by other rules or data.";
+  $("replay-warning").textContent = opened.ends_as_recorded ? "" : "This replay does not end as the record says.";
   await loadView(token);
   $("replay-controls").hidden = false;
 }
@@ -101,44 +99,46 @@ async function loadView(token) {
 }
 
 function chunk(start) {
-  // the tables of steps start .. start + CHUNK - 1, fetched once
+  // the tables of steps start .. start + cat.chunk - 1, fetched once
   if (!replay.chunks.has(start)) {
     const view = replay.view === null ? "" : `&view=${replay.view}`;
-    const got = api(`/api/replays/${replay.id}/tables?start=${start}&count=${CHUNK}${view}`).then((r) => r.tables);
+    const got = api(`/api/replays/${replay.id}/tables?start=${start}&count=${cat.chunk}${view}`).then((r) => r.tables);
     got.catch(() => replay.chunks.delete(start));
     replay.chunks.set(start, got);
   }
   return replay.chunks.get(start);
 }
 
-async function tableAt(step) {
-  const start = Math.floor(step / CHUNK) * CHUNK;
+async function tableAt(position) {
+  // the table after moves[position]; a seat's view leaves out the steps it did not know of
+  const step = replay.moves[position].step;
+  const start = Math.floor(step / cat.chunk) * cat.chunk;
   const tables = await chunk(start);
-  if (step - start > CHUNK / 2 && start + CHUNK < replay.moves.length) chunk(start + CHUNK); // ahead of need
+  if (step - start > cat.chunk / 2 && start + cat.chunk <= replay.info.steps) chunk(start + cat.chunk); // ahead of need
   return tables[step - start];
 }
 
-async function show(step) {
-  // draws step `step`; a later call wins over one still waiting for its table
-  step = Math.max(0, Math.min(step, replay.moves.length - 1));
-  replay.step = step;
+async function show(position) {
+  // draws the table after moves[position]; a later call wins over one still waiting for its table
+  position = Math.max(0, Math.min(position, replay.moves.length - 1));
+  replay.step = position;
   const token = replay.token;
-  const table = await tableAt(step);
-  if (replay.step !== step || replay.token !== token) return;
+  const table = await tableAt(position);
+  if (replay.step !== position || replay.token !== token) return;
   drawBoard($("replay-board"), table, cat, { names: replay.info.agents, viewer: replay.view });
-  const move = replay.moves[step];
-  $("replay-move").textContent = move.move || (step === 0 ? "the deal" : "");
+  const move = replay.moves[position];
+  $("replay-move").textContent = move.move || (position === 0 ? "the deal" : "");
   $("replay-move").style.borderColor = move.player === null ? "" : PLAYER_COLOURS[move.player];
-  $("step-label").textContent = `step ${step} of ${replay.moves.length - 1}`;
-  $("scrub").value = String(step);
+  $("step-label").textContent = `step ${position} of ${replay.moves.length - 1}`;
+  $("scrub").value = String(position);
   $("round-select").value = String(move.round);
   const phases = [...new Set(replay.moves.filter((m) => m.round === move.round).map((m) => m.phase))];
   $("phase-select").replaceChildren(...phases.map((p) => option(p, `${p}: ${cat.phases[p]}`)));
   $("phase-select").value = String(move.phase);
-  const from = Math.max(0, step - 60);
+  const from = Math.max(0, position - 60);
   logLines(
     $("replay-log"),
-    replay.moves.slice(from, step + 1).map((m) => ({ lines: m.lines, current: m.step === step })),
+    replay.moves.slice(from, position + 1).map((m, i) => ({ lines: m.lines, current: from + i === position })),
   );
 }
 
@@ -170,7 +170,7 @@ function setUpReplay() {
     guarded(async () => {
       const form = new FormData();
       form.append("file", $("upload").files[0]);
-      openRecords(await api("/api/records/upload", { method: "POST", body: form }));
+      await openRecords(await api("/api/records/upload", { method: "POST", body: form }));
     }),
   );
   $("game-select").addEventListener("change", () => guarded(() => openGame(Number($("game-select").value))));
@@ -201,16 +201,17 @@ function setUpReplay() {
 }
 
 // ------------------------------------------------------------------ playing against agents
-const match = { id: null, busy: false, log: [], names: null };
+const match = { id: null, busy: false, log: [], names: null, token: 0 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function receive(view) {
+async function receive(view, token) {
+  if (token !== match.token) return; // a newer game was started meanwhile
   match.id = view.id;
   match.names = view.agents.map((a, p) => (p === view.seat ? "you" : a));
   const delay = Number($("opponent-speed").value);
   for (const frame of view.frames) {
     match.log.push({ lines: frame.lines, move: frame.move });
-    if (delay > 0 && frame.player !== null && frame.player !== view.seat) {
+    if (delay > 0 && frame.player !== null && frame.player !== view.seat && token === match.token) {
       drawBoard($("play-board"), frame.table, cat, { names: match.names, viewer: view.seat });
       $("play-move").textContent = frame.move;
       $("play-move").style.borderColor = PLAYER_COLOURS[frame.player];
@@ -218,6 +219,7 @@ async function receive(view) {
       await sleep(delay);
     }
   }
+  if (token !== match.token) return;
   drawBoard($("play-board"), view.table, cat, { names: match.names, viewer: view.seat });
   logLines($("play-log"), match.log.map((m, i) => ({ lines: m.lines, current: i === match.log.length - 1 })));
   const last = view.frames.length ? view.frames[view.frames.length - 1] : null;
@@ -270,14 +272,18 @@ function offer(view) {
   }
 }
 
+function busy(on) {
+  match.busy = on;
+  document.body.classList.toggle("busy", on);
+}
+
 function choose(action) {
   if (match.busy) return;
-  match.busy = true;
-  document.body.classList.add("busy");
-  guarded(async () => receive(await post(`/api/matches/${match.id}/actions`, { action }))).finally(() => {
-    match.busy = false;
-    document.body.classList.remove("busy");
-  });
+  busy(true);
+  const token = match.token;
+  guarded(async () => receive(await post(`/api/matches/${match.id}/actions`, { action }), token)).finally(() =>
+    busy(false),
+  );
 }
 
 function setUpPlay() {
@@ -298,7 +304,11 @@ function setUpPlay() {
     e.preventDefault();
     const victory = $("victory").value;
     const seed = $("seed").value.trim();
+    if (seed !== "" && !/^\d+$/.test(seed)) return showError(`the seed must be a whole number, not "${seed}"`);
+    const token = ++match.token; // the game before is left: its choices are gone
     match.log = [];
+    $("choices").replaceChildren();
+    busy(true);
     guarded(async () =>
       receive(
         await post("/api/matches", {
@@ -311,8 +321,9 @@ function setUpPlay() {
           point_variant: victory === "point",
           seed: seed === "" ? null : Number(seed),
         }),
+        token,
       ),
-    );
+    ).finally(() => busy(false));
   });
 }
 

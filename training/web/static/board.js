@@ -106,7 +106,7 @@ function region(r, index, table, cat) {
     r.stacks.forEach((stack, k) => {
       const s = el("div", "stack");
       s.append(el("small", null, `stack ${k + 1}`));
-      s.append(cards(stack, cat, "take"));
+      s.append(cards(stack, cat));
       stacks.append(s);
     });
     box.append(stacks);
@@ -244,7 +244,7 @@ function decisionText(table, names) {
   const d = table.decision;
   const args = Object.entries(d)
     .filter(([k]) => k !== "kind" && k !== "player")
-    .map(([k, v]) => `${k.replace("_", " ")} ${v}`);
+    .map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`);
   return `To act: ${playerName(d.player, names)} — ${d.kind.replaceAll("_", " ")}${args.length ? ` (${args.join(", ")})` : ""}`;
 }
 
