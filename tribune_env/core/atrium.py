@@ -19,6 +19,21 @@ def least_winning_bid(rival_bid, on_first):
 
 
 @njit(**JIT)
+def atrium_placed(s, k, space):
+    """A follower lands on Atrium space `space`. On "2." every card is turned face up; on "1."
+    its player is to look at the cards and leave one face down: True when there is a card for
+    that decision, which comes before the next follower is placed."""
+    if space != k[K.SP + ATRIUM]:
+        for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
+            s.slot_up[slot] = s.slot_card[slot] >= 0
+        return False
+    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
+        if s.slot_card[slot] >= 0:
+            return True
+    return False
+
+
+@njit(**JIT)
 def mask_atrium_flip(s, k, m):
     for i in range(k[K.SL + PANTHEON] - k[K.SL + ATRIUM]):
         m[k[K.A_ATRIUM] + i] = s.slot_card[k[K.SL + ATRIUM] + i] >= 0

@@ -6,6 +6,7 @@ from ..data import ATRIUM, CATACOMBS, MARS, NUM_FACTIONS, PANTHEON, PATRICIANS, 
 from ..kernel import JIT, K
 from ..state import MONEY, Meta
 from ..tasks import Task
+from .atrium import atrium_placed
 from .common import push, say
 from .events import Ev
 
@@ -64,7 +65,7 @@ def mask_place(s, k, m, p):
 
 @njit(**JIT)
 def place(s, k, ev, action, p):
-    atrium_first = False
+    atrium_flip = False
     if action == k[K.A_COIN_BOWL]:
         first = s.meta[Meta.COIN_BOWL_USED] == 0
         s.meta[Meta.COIN_BOWL_USED] += 1
@@ -83,10 +84,7 @@ def place(s, k, ev, action, p):
         if region == PANTHEON:
             s.pantheon_seen[p] = 1  # a private look at the face-down card
         elif region == ATRIUM:
-            atrium_first = space == k[K.SP + ATRIUM]
-            if not atrium_first:  # "2." turns the last card face up
-                for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
-                    s.slot_up[slot] = s.slot_card[slot] >= 0
+            atrium_flip = atrium_placed(s, k, space)
     s.followers[p] -= 1
     n = k[K.N]
     placed = False
@@ -98,8 +96,5 @@ def place(s, k, ev, action, p):
             break
     if not placed:
         push(s, Task.PHASE3)
-    if atrium_first:
-        for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
-            if s.slot_card[slot] >= 0:
-                push(s, Task.ATRIUM_FLIP, p)  # before the next follower is placed
-                break
+    if atrium_flip:
+        push(s, Task.ATRIUM_FLIP, p)  # pushed last: it runs before the next follower is placed
