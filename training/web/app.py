@@ -103,7 +103,7 @@ class PathRequest(BaseModel):
 class MatchRequest(BaseModel):
     players: int = Field(4, ge=2, le=5)
     seat: int = Field(0, ge=0, le=4)
-    opponents: list[str] = Field(["random"], min_length=1, max_length=4)
+    opponents: list[Annotated[str, Field(max_length=4096)]] = Field(["random"], min_length=1, max_length=4)
     victory_card: str | None = Field(None, max_length=100)
     point_variant: bool = False
     seed: int | None = Field(None, ge=0, le=MAX_SEED)
