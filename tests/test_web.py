@@ -105,8 +105,16 @@ def test_the_replay_tables_are_the_saved_states(client, records_file, index):
     assert [m["phase"] for m in moves] == [g.phase for g in games]
     for m, action, before in zip(moves[1:], record["actions"], games):
         assert m["player"] == before.current_player
-        assert m["move"] == f"player_{before.current_player}: {before.A.labels[action]}"
+        assert m["move"] == in_full(before, action)
     assert [line for m in moves for line in m["lines"]] == games[-1].log
+
+
+SECRET = {"take": "takes a card", "bid": "bids", "discard": "discards a card"}  # how another's secret move is told
+
+
+def in_full(game: Game, action: int) -> str:
+    """The log line of `action` by the player to act in `game`, as everyone would read it."""
+    return f"player_{game.current_player}: {game.A.labels[action]}"
 
 
 def untold(game: Game, action: int, seat: int) -> bool:
@@ -137,7 +145,7 @@ def test_a_seat_view_shows_the_tables_and_log_that_seat_knew(client, records_fil
     secret = 0
     for m in moves[1:]:
         before, action = games[m["step"] - 1], record["actions"][m["step"] - 1]
-        told = f"player_{before.current_player}: {before.A.labels[action]}"
+        told = in_full(before, action)
         if told_secretly(before, action, seat):
             secret += 1
             assert m["move"] == f"player_{before.current_player} {SECRET[before.A.decode(action)[0]]}"
@@ -145,9 +153,6 @@ def test_a_seat_view_shows_the_tables_and_log_that_seat_knew(client, records_fil
         else:
             assert m["move"] == told and told in m["lines"]
     assert secret > 10
-
-
-SECRET = {"take": "takes a card", "bid": "bids", "discard": "discards a card"}
 
 
 def test_a_replay_steps_are_served_in_chunks(client, records_file):
@@ -284,7 +289,7 @@ def test_the_person_receives_only_what_their_seat_may_know(client):
     known = [(a, g) for a, g in zip(record["actions"], games) if not untold(g, a, seat)]
     secret = 0
     for frame, (action, before) in zip(frames[1:], known):
-        told = f"player_{before.current_player}: {before.A.labels[action]}"
+        told = in_full(before, action)
         if told_secretly(before, action, seat):
             secret += 1
             assert told not in frame["lines"] and frame["move"] != told

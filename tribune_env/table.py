@@ -1,6 +1,6 @@
 """The table as plain data, whole or as one seat may see it: what a board drawing needs.
 
-:func:`table` is the structured twin of the text in :mod:`tribune_env.render`. With a
+:mod:`tribune_env.render` writes this table out as text. With a
 ``viewer`` it holds only what that seat may know at the table (clarifications, "Secrecy and
 simultaneous acts"): its own hand, bids and Field of Mars pairs, the board cards it may see
 (:mod:`tribune_env.core.visibility`) and the Catacombs as it last examined them. Every value is
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core.visibility import hidden_pairs, sees_slot
-from .data import FACTIONS, LEADERS, MARS, NUM_VALUES, OBJECTIVES, REGIONS
+from .data import CATACOMBS, CURIA, FACTIONS, LEADERS, MARS, NUM_VALUES, OBJECTIVES, REGIONS
 from .state import ETERNAL, LAURELS, LEGIONS, MONEY, SCROLL, TILE, TRIBUNE, Meta
 from .tasks import Task, named_args
 
@@ -49,7 +49,7 @@ def table(game, viewer: int | None = None) -> dict:
         "build": _build(game, viewer, decision),
         "challenger": _challenger(game, decision),
         "decision": None if decision is None else _decision(decision),
-        "over": _over(game),
+        "over": _over(game, scores),
     }
 
 
@@ -75,7 +75,7 @@ def _player(game, p: int, viewer, decision, scores, met, hidden_pairs) -> dict:
     sees = viewer is None or viewer == p
     bidding = decision is not None and decision[0] in BIDS
     pairs = [
-        cards(s.mars_pairs[i]) if viewer is None or i not in hidden_pairs else [HIDDEN] * int(s.mars_pairs[i].sum())
+        cards(s.mars_pairs[i]) if i not in hidden_pairs else [HIDDEN] * int(s.mars_pairs[i].sum())
         for i, space in enumerate(game.board.spaces["Field of Mars"])
         if s.space_owner[space] == p and s.mars_pairs[i].any()
     ]
@@ -136,9 +136,9 @@ def _region(game, r: int, viewer) -> dict:
             up = bool(s.slot_up[slot])
             seen = viewer is None or sees_slot(k, s.slot_up, s.pantheon_seen, viewer, slot)
             out["cards"].append({"card": code if seen else HIDDEN, "face_up": up})
-    if r == REGIONS.index("Curia"):
+    if r == CURIA:
         out["stacks"] = [cards(stack) for stack in s.curia]
-    if r == REGIONS.index("Catacombs"):
+    if r == CATACOMBS:
         out["pile"] = {
             "size": int(s.catacombs.sum()),
             "seen": cards(s.catacombs if viewer is None else s.catacombs_seen[viewer]),
@@ -169,7 +169,7 @@ def _decision(decision) -> dict:
     return {"kind": kind.name.lower(), **named_args(kind, a, b, c)}
 
 
-def _over(game):
+def _over(game, scores):
     if not game.is_over:
         return None
-    return {"winners": game.winners(), "truncated": game.truncated, "scores": [int(x) for x in game.scores()]}
+    return {"winners": game.winners(), "truncated": game.truncated, "scores": [int(x) for x in scores]}

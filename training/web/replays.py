@@ -61,11 +61,17 @@ class Replay:
             "victory": self.game.table()["victory"],
         }
 
+    def _check_view(self, viewer: int | None) -> None:
+        """StateFormatError unless `viewer` is None (everything) or a seat of this game."""
+        if viewer is not None and not 0 <= viewer < self.n:
+            raise StateFormatError(f"view {viewer}: seats of this game are 0..{self.n - 1}")
+
     def moves(self, viewer: int | None) -> list[dict]:
         """Each step's number, round, phase, mover, move and log lines, as `viewer` could read
         them (None: all). A seat's view leaves out the steps it could not know of (another
         player's card added to a set), as it did not see them at the table.
         """
+        self._check_view(viewer)
         log = None if viewer is None else SeatLog(viewer)
         labels = self.game.A.labels
         out = []
@@ -82,8 +88,7 @@ class Replay:
     def tables(self, viewer: int | None, start: int, count: int) -> list[dict]:
         """The tables of steps start .. start + count - 1 (as many as there are, at most a chunk's),
         as `viewer` saw them."""
-        if viewer is not None and not 0 <= viewer < self.n:
-            raise StateFormatError(f"seat {viewer} is outside 0..{self.n - 1} of this {self.n}-player game")
+        self._check_view(viewer)
         start = max(start, 0)
         stop = min(start + min(count, CHUNK), len(self.steps))
         with self._lock:
