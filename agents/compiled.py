@@ -1,4 +1,4 @@
-"""The agents' compiled sources, and numba's ``njit`` caching them in the agents' own directory.
+"""The agents' compiled sources, and their decorators, caching in the agents' own directory.
 
 The cache key covers these files and the engine's key, since the agents' compiled code
 calls the engine's (see :mod:`tribune_env.jit`).
@@ -6,10 +6,11 @@ calls the engine's (see :mod:`tribune_env.jit`).
 
 from pathlib import Path
 
-from tribune_env.jit import ENGINE_KEY, JIT, compiler, source_key
+from tribune_env.jit import ENGINE_KEY, Compiler, source_key
 
 SOURCES = ("compiled.py", "evaluation.py", "reading.py", "heuristic.py")
 KEY = source_key(Path(__file__).resolve().parent, SOURCES, below=ENGINE_KEY)
-njit = compiler("agents", KEY)
+_AGENTS = Compiler("agents", KEY)
+compiled, entry = _AGENTS.compiled, _AGENTS.entry
 
-__all__ = ["JIT", "KEY", "SOURCES", "njit"]
+__all__ = ["KEY", "SOURCES", "compiled", "entry"]

@@ -54,7 +54,7 @@ from tribune_env.data import (
 from tribune_env.kernel import K, views
 from tribune_env.state import SCROLL, TRIBUNE, Meta, Status
 
-from .compiled import JIT, njit
+from .compiled import compiled, entry
 
 VICTORY_WEIGHT = 30.0  # points for the whole way from nothing to meeting the victory card
 LEAD_SCALE = 10.0  # points of lead that make tanh(1) = 0.76
@@ -123,14 +123,14 @@ def change_of(**change) -> np.ndarray:
     return out
 
 
-@njit(**JIT)
+@entry
 def no_change():
     out = np.zeros(len(CHANGE))
     out[CONTROL] = -1
     return out
 
 
-@njit(**JIT)
+@entry
 def evaluate_state(buf, k, seat):
     """:func:`evaluate_position` on a state buffer and its parameters."""
     s = views(buf, k)
@@ -150,13 +150,13 @@ def evaluate_state(buf, k, seat):
     return math.tanh((mine - best) / LEAD_SCALE)
 
 
-@njit(**JIT)
+@entry
 def changed_potential(buf, k, player, change):
     s = views(buf, k)
     return potential_of(changed(player_row(s, k, player), change), k)
 
 
-@njit(**JIT)
+@compiled
 def player_row(s, k, p):
     """Player p's row (see ROW; ``controls`` is a bit mask of factions), as floats: a change may add half a laurel."""
     row = np.zeros(len(ROW))
@@ -174,7 +174,7 @@ def player_row(s, k, p):
     return row
 
 
-@njit(**JIT)
+@compiled
 def changed(row, change):
     """A copy of a row after a hypothetical change (an expired temporary favor stays off)."""
     out = row.copy()
@@ -188,7 +188,7 @@ def changed(row, change):
     return out
 
 
-@njit(**JIT)
+@compiled
 def merge(a, b):
     """Two changes summed; tiles, favors and control take the larger."""
     out = a.copy()
@@ -199,7 +199,7 @@ def merge(a, b):
     return out
 
 
-@njit(**JIT)
+@compiled
 def _bits(x):
     count = 0
     while x:
@@ -208,7 +208,7 @@ def _bits(x):
     return count
 
 
-@njit(**JIT)
+@compiled
 def potential_of(row, k):
     """Points: progress (or the race to the marker goal), score, cards and control."""
     extra = CARD_POINTS * row[CARDS_] + CONTROL_POINTS * _bits(int(row[CONTROLS_]))
@@ -219,7 +219,7 @@ def potential_of(row, k):
     return VICTORY_WEIGHT * progress + score(row, k) + extra
 
 
-@njit(**JIT)
+@compiled
 def score(row, k):
     """The engine's scoring table (``scoring.points``) on a row."""
     return points(
@@ -235,7 +235,7 @@ def score(row, k):
     )
 
 
-@njit(**JIT)
+@compiled
 def progress_of(row, k):
     """Weighted share of the victory card met: the best `need` objectives count fully."""
     controls = int(row[CONTROLS_])
@@ -269,12 +269,12 @@ def progress_of(row, k):
     return (counted + best + SPARE * rest) / weights
 
 
-@njit(**JIT)
+@compiled
 def _credit(have, needed):
     return 1.0 if have >= needed else UNMET * have / needed
 
 
-@njit(**JIT)
+@compiled
 def _tribune_credit(tile, controls):
     if tile == TRIBUNE:
         return 1.0
@@ -285,7 +285,7 @@ def _tribune_credit(tile, controls):
     return UNMET * SCROLL_SOURCE if controls & _SCROLL_SOURCES else 0.0
 
 
-@njit(**JIT)
+@compiled
 def _favor_credit(favored, controls, vestal_marker):
     if favored:
         return 1.0

@@ -49,7 +49,7 @@ from tribune_env.state import Meta, Status
 from tribune_env.tasks import Task
 
 from .base import Agent
-from .compiled import JIT, njit
+from .compiled import compiled, entry
 from .evaluation import (
     CARD_POINTS,
     CONTROL_POINTS,
@@ -123,7 +123,7 @@ class HeuristicAgent(Agent):
         return int(choose(*game.handle, game.deck_counts))
 
 
-@njit(**JIT)
+@entry
 def choose(buf, k, m, deck_counts):
     """The heuristic's move for the player to act, on a state buffer, its parameters and mask."""
     legal = np.flatnonzero(m)
@@ -168,19 +168,19 @@ def choose(buf, k, m, deck_counts):
 
 
 # ---------------------------------------------------------------- board geometry
-@njit(**JIT)
+@compiled
 def spaces(k, region):
     """First and end follower space of a region (a block of the parameters, one entry per region)."""
     return k[K.SP + region], k[K.SP + region + 1]
 
 
-@njit(**JIT)
+@compiled
 def slots(k, region):
     """First and end card slot of a region (empty for a region that shows no cards)."""
     return k[K.SL + region], k[K.SL + region + 1]
 
 
-@njit(**JIT)
+@compiled
 def argmax(values):
     """Index of the first largest value."""
     best = 0
@@ -190,7 +190,7 @@ def argmax(values):
     return best
 
 
-@njit(**JIT)
+@compiled
 def held(r, region):
     """The seat's followers in a region."""
     first, end = spaces(r.k, region)
@@ -198,7 +198,7 @@ def held(r, region):
 
 
 # ---------------------------------------------------------------- Phase 2: placing followers
-@njit(**JIT)
+@compiled
 def claims(r):
     """What the seat's followers already placed this round will bring and cost.
 
@@ -232,13 +232,13 @@ def claims(r):
     return hand, owed, held(r, CURIA) + held(r, PANTHEON), held(r, MARS)
 
 
-@njit(**JIT)
+@compiled
 def decide_place(r, legal):
     """The follower space (or the coin bowl) worth the most now."""
     return legal[argmax(place_values(r, legal))]
 
 
-@njit(**JIT)
+@compiled
 def place_values(r, legal):
     """Points each legal placement should bring this round, given the followers already placed."""
     hand, owed, discards, pairs = claims(r)
@@ -248,7 +248,7 @@ def place_values(r, legal):
     return values
 
 
-@njit(**JIT)
+@compiled
 def place_value(r, hand, budget, discards, pairs, action):
     """Points a follower placed by `action` should bring this round."""
     k = r.k
@@ -274,7 +274,7 @@ def place_value(r, hand, budget, discards, pairs, action):
     return mars_value(r, hand, pairs)
 
 
-@njit(**JIT)
+@compiled
 def field_value(r, hand, f):
     """A take-over the (expected) hand can win, times the chance it holds from this space."""
     cards = hand[f * V : (f + 1) * V]
@@ -285,7 +285,7 @@ def field_value(r, hand, f):
     return HOLDS[space] * (r.prices.takeover_values[f] + leader)
 
 
-@njit(**JIT)
+@compiled
 def bought_card_value(r, hand, budget, region, space):
     """Thermae and Forum: the card's worth less its price, if the budget pays for it."""
     price = r.k[K.THERMAE_COST] if region == THERMAE else r.k[K.FORUM_COST]
@@ -295,7 +295,7 @@ def bought_card_value(r, hand, budget, region, space):
     return worth(r.prices, card, hand) - cost(r.standing, price)
 
 
-@njit(**JIT)
+@compiled
 def latrine_value(r, budget):
     """An unseen card: take its value in denarii, or buy it if the budget allows."""
     total = 0.0
@@ -307,7 +307,7 @@ def latrine_value(r, budget):
     return total / max(r.unseen.sum(), 1)
 
 
-@njit(**JIT)
+@compiled
 def curia_value(r, hand, discards, space):
     """The whole stack for the cheapest card of the hand."""
     stack = r.s.curia[space - spaces(r.k, CURIA)[0]]
@@ -316,7 +316,7 @@ def curia_value(r, hand, discards, space):
     return worth_of(r.prices, stack, hand) - cheapest(r.prices, hand, np.flatnonzero(hand))[1]
 
 
-@njit(**JIT)
+@compiled
 def face_up(r, region):
     """Counts by code of the face-up cards of a region."""
     cards = np.zeros_like(r.hand)
@@ -326,7 +326,7 @@ def face_up(r, region):
     return cards
 
 
-@njit(**JIT)
+@compiled
 def atrium_value(r, hand, budget):
     """ "1.": two cards for 1 denarius unless someone bids; "2.": an auction for three."""
     if r.s.space_owner[spaces(r.k, ATRIUM)[0]] < 0:
@@ -336,7 +336,7 @@ def atrium_value(r, hand, budget):
     return AUCTION_SHARE * (worth_of(r.prices, face_up(r, ATRIUM), hand) + unknown_card(r))
 
 
-@njit(**JIT)
+@compiled
 def catacombs_value(r, budget, space):
     """The best card the pile keeps after one pick per other follower there, for its price."""
     first, end = spaces(r.k, CATACOMBS)
@@ -347,7 +347,7 @@ def catacombs_value(r, budget, space):
     return best_of(r, r.k[K.CATACOMB_CARDS] - picks) - cost(r.standing, price)
 
 
-@njit(**JIT)
+@compiled
 def pantheon_value(r, hand):
     """Eternal favor, if the hand holds a card of the faction turned up."""
     if r.s.res[r.me, ETERNAL_COLUMN]:
@@ -361,7 +361,7 @@ def pantheon_value(r, hand):
     return matching / max(unseen, 1) * gain(r.standing, single_change(ETERNAL, 1)) - CARD_POINTS
 
 
-@njit(**JIT)
+@compiled
 def mars_value(r, hand, pairs):
     """A laurel (and maybe the bonus) for the cheapest pair not yet promised."""
     costs = pair_costs(r, hand)[0]
@@ -372,7 +372,7 @@ def mars_value(r, hand, pairs):
 
 
 # ---------------------------------------------------------------- card choices
-@njit(**JIT)
+@compiled
 def pair_costs(r, hand):
     """Per faction: points lost by laying its two cheapest cards, and those two (inf: fewer than two)."""
     costs = np.full(F, math.inf)
@@ -388,12 +388,12 @@ def pair_costs(r, hand):
     return costs, pair
 
 
-@njit(**JIT)
+@compiled
 def _in(action, legal):
     return (legal == action).any()
 
 
-@njit(**JIT)
+@compiled
 def decide_discard_down(r, legal):
     """Setup and cesura magna: discard the cheapest card still kept, then commit."""
     if _in(r.k[K.A_COMMIT], legal):
@@ -402,7 +402,7 @@ def decide_discard_down(r, legal):
     return r.k[K.A_DISCARD] + cheapest(r.prices, kept, np.flatnonzero(kept))[0]
 
 
-@njit(**JIT)
+@compiled
 def decide_latrine(r, legal):
     """Buy the revealed card if it is worth more to the hand than its value in denarii."""
     card = r.s.slot_card[slots(r.k, LATRINE)[0]]
@@ -413,14 +413,14 @@ def decide_latrine(r, legal):
     return r.k[K.A_LATRINE]
 
 
-@njit(**JIT)
+@compiled
 def decide_curia(r, stack):
     """Discard the cheapest card for the stack if the stack is worth more."""
     card, price = cheapest(r.prices, r.hand, np.flatnonzero(r.hand))
     return r.k[K.A_DISCARD] + card if worth_of(r.prices, r.s.curia[stack], r.hand) > price else r.k[K.A_DECLINE]
 
 
-@njit(**JIT)
+@compiled
 def decide_atrium_bid(r, entered):
     """Bid part of what the three cards are worth, in denarii, and never more than the rival can bid."""
     s, k = r.s, r.k
@@ -436,7 +436,7 @@ def decide_atrium_bid(r, entered):
     return digit_toward(s, k, r.me, entered, min(amount, enough))
 
 
-@njit(**JIT)
+@compiled
 def decide_catacombs(r, legal, space):
     """Buy the pile's best card if it is worth its price."""
     k = r.k
@@ -451,7 +451,7 @@ def decide_catacombs(r, legal, space):
     return best
 
 
-@njit(**JIT)
+@compiled
 def decide_sacrifice(r, legal):
     """Sacrifice the cheapest matching card for eternal favor if that is worth more."""
     k = r.k
@@ -460,7 +460,7 @@ def decide_sacrifice(r, legal):
     return k[K.A_DISCARD] + card if gain(r.standing, single_change(ETERNAL, 1)) > price else k[K.A_DECLINE]
 
 
-@njit(**JIT)
+@compiled
 def decide_mars(r, legal):
     """Lay the cheapest pair for a laurel if the laurel is worth more; card by card."""
     k = r.k
@@ -482,7 +482,7 @@ def decide_mars(r, legal):
     return k[K.A_DECLINE]
 
 
-@njit(**JIT)
+@compiled
 def decide_penalty(r, legal, f):
     """Of the beaten set coming back to hand, lose the cheapest card."""
     back = r.hand.copy()
@@ -490,7 +490,7 @@ def decide_penalty(r, legal, f):
     return r.k[K.A_DISCARD] + cheapest(r.prices, back, legal - r.k[K.A_DISCARD])[0]
 
 
-@njit(**JIT)
+@compiled
 def decide_tigellinus(r):
     """Discard the cheapest card for a legion if the legion is worth more."""
     card, price = cheapest(r.prices, r.hand, np.flatnonzero(r.hand))
@@ -499,7 +499,7 @@ def decide_tigellinus(r):
 
 
 # ---------------------------------------------------------------- Phase 4: take-overs
-@njit(**JIT)
+@compiled
 def winning_set(r, f, role):
     """The fewest cards of f that win (the leader always with them; then the highest sum); None if none.
 
@@ -525,7 +525,7 @@ def winning_set(r, f, role):
         counts[digit] += 1
 
 
-@njit(**JIT)
+@compiled
 def decide_takeover(r, f, role):
     """Build the chosen winning set card by card, then commit; decline when none wins."""
     k = r.k
@@ -539,7 +539,7 @@ def decide_takeover(r, f, role):
     return k[K.A_COMMIT]
 
 
-@njit(**JIT)
+@compiled
 def decide_assassin(r, legal):
     """Strike the opponent's set whose loss helps the seat's take-overs most."""
     s, k = r.s, r.k
@@ -564,7 +564,7 @@ def decide_assassin(r, legal):
 
 
 # ---------------------------------------------------------------- Phase 6: the chariot
-@njit(**JIT)
+@compiled
 def keep_values(r):
     """Per faction: points a round of keeping it is worth (-inf for factions the seat does not control)."""
     kept = np.full(F, -math.inf)
@@ -576,7 +576,7 @@ def keep_values(r):
     return kept
 
 
-@njit(**JIT)
+@compiled
 def decide_chariot_bid(r, entered):
     """Bid what blocking its most valuable faction for a round is worth, in denarii."""
     kept = keep_values(r)
@@ -584,7 +584,7 @@ def decide_chariot_bid(r, entered):
     return digit_toward(r.s, r.k, r.me, entered, max(0, int(worth_kept / r.standing.denarius)))
 
 
-@njit(**JIT)
+@compiled
 def decide_chariot_place(r):
     """Block the faction most worth keeping, per card of its displayed set (weak sets first)."""
     kept = keep_values(r)
@@ -598,7 +598,7 @@ def decide_chariot_place(r):
 
 
 # ---------------------------------------------------------------- one-step lookahead
-@njit(**JIT)
+@compiled
 def decide_by_lookahead(r, buf, legal):
     """The action after which the evaluation of the (determinised) game is best."""
     events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
@@ -621,7 +621,7 @@ def best_placements(game, width: int) -> np.ndarray:
     return _best_placements(*game.handle, game.deck_counts, width)
 
 
-@njit(**JIT)
+@entry
 def _best_placements(buf, k, m, deck_counts, width):
     s = views(buf, k)
     legal = np.flatnonzero(m)
@@ -641,7 +641,7 @@ def heuristic_rollout(game, rounds: int, moves: int) -> None:
     _heuristic_rollout(*game.handle, game.deck_counts, rounds, moves)
 
 
-@njit(**JIT)
+@entry
 def _heuristic_rollout(buf, k, m, deck_counts, rounds, moves):
     events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
     s = views(buf, k)

@@ -34,7 +34,7 @@ from tribune_env.kernel import K
 from tribune_env.state import MONEY as MONEY_COLUMN
 from tribune_env.tasks import Task
 
-from .compiled import JIT, njit
+from .compiled import compiled
 from .evaluation import (
     CARD_POINTS,
     CARDS,
@@ -72,7 +72,7 @@ Prices = namedtuple("Prices", ("takeover_values", "leader_values", "target_cards
 ROW_ONLY, PRICES, CARDS_TO_COME = range(3)  # how much a decision needs read
 
 
-@njit(**JIT)
+@compiled
 def read(s, k, deck_counts, me, depth):
     """What the seat's decision is priced by, once per decision.
 
@@ -114,29 +114,29 @@ def read(s, k, deck_counts, me, depth):
     return Reading(s, k, me, hand, money, Standing(row, base, k, denarius), prices, unseen, worths)
 
 
-@njit(**JIT)
+@compiled
 def _gain(row, base, k, change):
     return potential_of(changed(row, change), k) - base
 
 
-@njit(**JIT)
+@compiled
 def gain(standing, change):
     """Points the potential gains from a hypothetical change."""
     return _gain(standing.row, standing.base, standing.k, change)
 
 
-@njit(**JIT)
+@compiled
 def income(standing, amount):
     return max(gain(standing, single_change(MONEY, amount)), amount * standing.denarius)
 
 
-@njit(**JIT)
+@compiled
 def cost(standing, amount):
     return max(-gain(standing, single_change(MONEY, -amount)), amount * standing.denarius)
 
 
 # ---------------------------------------------------------------- what control brings
-@njit(**JIT)
+@compiled
 def takeover_change(s, k, row, base, me, f):
     """Control of f, its marker and first laurel, the take-over benefit and the next faction benefit."""
     played = no_change()
@@ -148,7 +148,7 @@ def takeover_change(s, k, row, base, me, f):
     return merge(merge(played, gains), faction_benefit_change(s, k, row, base, me, f))
 
 
-@njit(**JIT)
+@compiled
 def faction_benefit_change(s, k, row, base, me, f):
     """The best option of f's faction benefit open to the seat in the coming Phase 5 (the first if tied)."""
     best, best_gain = no_change(), -math.inf
@@ -161,7 +161,7 @@ def faction_benefit_change(s, k, row, base, me, f):
     return best
 
 
-@njit(**JIT)
+@compiled
 def gains_change(k, g):
     """The engine's gains of a benefit or leader as a change. The seat's reading: the proconsul is
     priced as a later coin-bowl follower, the temporary favor as taken; the assassin and the
@@ -177,7 +177,7 @@ def gains_change(k, g):
     return change
 
 
-@njit(**JIT)
+@compiled
 def single_change(key, amount):
     """A change of one item of CHANGE."""
     change = no_change()
@@ -185,7 +185,7 @@ def single_change(key, amount):
     return change
 
 
-@njit(**JIT)
+@compiled
 def leader_change(s, k, me, f):
     """What the leader of f brings to a take-over set that wins; for a leader's decision, the option
     the seat would take."""
@@ -201,7 +201,7 @@ def leader_change(s, k, me, f):
 
 
 # ---------------------------------------------------------------- cards
-@njit(**JIT)
+@compiled
 def readiness_of(count, total, cards, value, average, least):
     """1 if `count` cards summing `total` make a set (of `least` cards at least) that beats a
     displayed set of (cards, value); MISSING per card short.
@@ -215,7 +215,7 @@ def readiness_of(count, total, cards, value, average, least):
     return math.pow(MISSING, short)
 
 
-@njit(**JIT)
+@compiled
 def readiness(prices, f, count, total):
     """How near `count` cards of faction f summing `total` are to a winning take-over set."""
     if prices.target_cards[f] == NONE:
@@ -223,7 +223,7 @@ def readiness(prices, f, count, total):
     return readiness_of(count, total, prices.target_cards[f], prices.target_sum[f], prices.average, prices.least)
 
 
-@njit(**JIT)
+@compiled
 def worth_to(prices, f, v, count, total):
     """Points that a card of faction f and value v adds to `count` cards of f summing `total`."""
     before = readiness(prices, f, count, total)
@@ -236,7 +236,7 @@ def worth_to(prices, f, v, count, total):
     return worth
 
 
-@njit(**JIT)
+@compiled
 def worth(prices, code, hand):
     """Points that card `code` adds to `hand`."""
     f = code // V
@@ -244,7 +244,7 @@ def worth(prices, code, hand):
     return worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
 
 
-@njit(**JIT)
+@compiled
 def keep(prices, code, hand):
     """Points lost if card `code` leaves `hand`."""
     f = code // V
@@ -252,7 +252,7 @@ def keep(prices, code, hand):
     return worth_to(prices, f, code % V, cards.sum() - 1, value_sum(cards) - code % V)
 
 
-@njit(**JIT)
+@compiled
 def worth_of(prices, cards, hand):
     """Points that all `cards` (counts by code) add to `hand`, one after another."""
     total, hand = 0.0, hand.copy()
@@ -263,7 +263,7 @@ def worth_of(prices, cards, hand):
     return total
 
 
-@njit(**JIT)
+@compiled
 def cheapest(prices, hand, codes):
     """The card of `hand` among `codes` whose loss costs least (the first if tied), and that cost."""
     best, best_cost = -1, math.inf
@@ -274,7 +274,7 @@ def cheapest(prices, hand, codes):
     return best, best_cost
 
 
-@njit(**JIT)
+@compiled
 def unseen_of(s, hand, deck_counts):
     """Counts of the cards out of the seat's sight now (hands, piles, face down): a card to come."""
     seen = hand + s.discard_public
@@ -289,13 +289,13 @@ def unseen_of(s, hand, deck_counts):
     return np.maximum(deck_counts - seen, 0)
 
 
-@njit(**JIT)
+@compiled
 def unknown_card(r):
     """Expected worth of a card drawn from those unseen."""
     return (r.unseen * r.unseen_worths).sum() / max(r.unseen.sum(), 1)
 
 
-@njit(**JIT)
+@compiled
 def best_of(r, k):
     """Expected worth of the best of k cards drawn from those unseen (the Catacombs)."""
     order = np.argsort(r.unseen_worths)

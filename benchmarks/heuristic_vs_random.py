@@ -5,7 +5,7 @@ seats it at i mod n), every game has its own seed, and every agent its own seede
 generator, so a run is reproducible. Prints the win rate with its 95% Wilson interval
 (the even share is 1/n), how games ended, and the heuristic's mean time per decision
 (decisions with a single legal action are played by the engine and not counted), and the
-mean time of one ``evaluate`` call on the positions where it decided.
+mean time of one ``evaluate_position`` call on the positions where it decided.
 
     python benchmarks/heuristic_vs_random.py [--games 400] [--players 4] [--seed 0]
 """
@@ -17,13 +17,13 @@ import time
 from tqdm import tqdm
 
 from agents.base import RandomAgent
-from agents.evaluation import evaluate
+from agents.evaluation import evaluate_position
 from agents.heuristic import HeuristicAgent
 from tribune_env import Game, PlayerView
 
 
 def play(players: int, seat: int, seed: int, point_variant: bool) -> tuple[Game, int, float, float]:
-    """One game; returns it finished, the heuristic's decisions, their seconds and those of evaluate."""
+    """One game; returns it finished, the heuristic's decisions, their seconds and those of evaluate_position."""
     game = Game(players, seed=seed, point_variant=point_variant, log=False)
     agents = [HeuristicAgent(seed=seed) if p == seat else RandomAgent(seed=seed * 10 + p) for p in range(players)]
     decisions, seconds, evaluating = 0, 0.0, 0.0
@@ -36,7 +36,7 @@ def play(players: int, seat: int, seed: int, point_variant: bool) -> tuple[Game,
             seconds += time.perf_counter() - start
             decisions += 1
             start = time.perf_counter()
-            evaluate(game, seat)
+            evaluate_position(game, seat)
             evaluating += time.perf_counter() - start
         game.step(action)
     return game, decisions, seconds, evaluating
@@ -77,7 +77,7 @@ def main():
     print(f"truncated games: {truncated}; mean rounds per game: {rounds / args.games:.1f}")
     print(
         f"heuristic: {decisions} decisions, mean {1000 * seconds / decisions:.2f} ms per decision; "
-        f"evaluate: mean {1e6 * evaluating / decisions:.1f} us per call"
+        f"evaluate_position: mean {1e6 * evaluating / decisions:.1f} us per call"
     )
 
 

@@ -21,8 +21,8 @@ import numpy as np
 from tqdm import tqdm
 
 from agents import make_agent
-from agents.evaluation import evaluate
-from agents.heuristic import HeuristicAgent, play_out
+from agents.evaluation import evaluate_position
+from agents.heuristic import HeuristicAgent, heuristic_rollout
 from agents.ismcts import ROUND_ROLLOUT
 from tribune_env import Game, PlayerView
 from tribune_env.envs.rewards import final_rewards
@@ -34,10 +34,10 @@ def ranked_first(seed: int) -> list[tuple[int, float]]:
     game = Game(4, seed=seed, log=False)
     leaders = []
     while True:
-        play_out(game, 1, ROUND_ROLLOUT)
+        heuristic_rollout(game, 1, ROUND_ROLLOUT)
         if game.is_over:
             break
-        values = [evaluate(game, p) for p in range(game.n)]
+        values = [evaluate_position(game, p) for p in range(game.n)]
         leaders.append((int(game.round), int(np.argmax(values))))
     winners = game.winners()
     return [(r, (p in winners) / len(winners)) for r, p in leaders]
@@ -67,8 +67,8 @@ def move_values(task: tuple[int, Game, int]) -> np.ndarray:
         for j, action in enumerate(legal):
             after = world.clone()
             after.step(int(action))
-            play_out(after, 1, ROUND_ROLLOUT)
-            values[j] += final_rewards(after, "win")[seat] if after.is_over else evaluate(after, seat)
+            heuristic_rollout(after, 1, ROUND_ROLLOUT)
+            values[j] += final_rewards(after, "win")[seat] if after.is_over else evaluate_position(after, seat)
     return values / worlds
 
 

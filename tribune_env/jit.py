@@ -1,4 +1,17 @@
-"""Numba options, and a compile cache that can never serve stale machine code.
+"""How the compiled packages are compiled: their numba options, dispatchers and caches.
+
+Each compiled function is one of two kinds, and says so at its decoration:
+
+- :meth:`Compiler.compiled`: a function only compiled code calls (nearly all of them). It
+  gets no Python wrapper (numba writes one per function otherwise, and it was an eighth of
+  the first compile); called from Python it raises ``TypeError`` instead.
+- :meth:`Compiler.entry`: a function Python calls (``dispatch.step``, ``observe``, the
+  heuristic's ``choose``...).
+
+Both are compiled for plain argument types: a call from compiled code with a constant, an
+``int32`` read from the state or an ``IntEnum`` member compiles the function once, for
+``int64``, where numba would compile it again for each constant value and integer width
+(:func:`plain`). Every extra compilation also re-optimises the whole closure of what it calls.
 
 Numba keys its cache on each function's own source file, not on the constants it
 imports (state layout, task kinds, parameter indices) or the compiled functions it calls
@@ -8,10 +21,6 @@ sources and of the keys of the compiled packages it calls: the engine's own file
 the agents' files and the engine's key in :mod:`agents.compiled` (the heuristic runs on
 the engine's state inside a search's rollouts). Any change there compiles afresh, and a
 change to an agent leaves the engine's cache as it is.
-
-Numba reads ``numba.config.CACHE_DIR`` when a function is decorated (its cache locator
-is made then), so the engine's directory is set here for the engine's modules, and
-:func:`compiler` decorates another package's functions with its own.
 
 Bounds checking is on, so that no state, however it was made, lets compiled code read
 or write outside its arrays: an index out of range raises ``IndexError``. It costs the
@@ -24,9 +33,77 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core import types
+from numba.core.registry import CPUDispatcher
 
-JIT = dict(cache=True, nogil=True, boundscheck=True)  # an index outside its array raises, whatever a state holds
-ENGINE_SOURCES = ("jit.py", "kernel.py", "data.py", "state.py", "actions.py", "observation.py", "tasks.py", "core/*.py")
+OPTIONS = dict(nopython=True, nogil=True, boundscheck=True)  # an index outside its array raises, whatever a state holds
+ENGINE_SOURCES = (
+    "jit.py",
+    "kernel.py",
+    "state_ref.py",
+    "data.py",
+    "state.py",
+    "actions.py",
+    "observation.py",
+    "tasks.py",
+    "core/*.py",
+)
+
+
+def plain(argument: types.Type) -> types.Type:
+    """The type a function is compiled for when called with `argument`: no literal value, signed integers as int64."""
+    argument = types.unliteral(argument)
+    if isinstance(argument, (types.Integer, types.IntEnumMember)) and getattr(argument, "signed", True):
+        return types.int64
+    return argument
+
+
+class _Dispatcher(CPUDispatcher):
+    """Numba's dispatcher, compiling a call from compiled code for the call's :func:`plain` types."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(map(plain, args)), {name: plain(t) for name, t in kws.items()})
+
+
+class _CompiledOnly(_Dispatcher):
+    """A function without a Python wrapper: calling it from Python raises instead of jumping into machine code."""
+
+    def _compile_for_args(self, *args, **kws):
+        raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is called only from compiled code")
+
+    def add_overload(self, cres):
+        self.overloads[tuple(cres.signature.args)] = cres  # for compiled callers only: Python never finds it
+
+
+class Compiler:
+    """The decorators of one compiled package, caching in its own directory (see the module's docstring)."""
+
+    def __init__(self, package: str, key: str):
+        self.directory = cache_dir(package, key)
+
+    def compiled(self, function=None, *, inline: str = "never"):
+        """Compile a function only compiled code calls (``inline="always"``: into each caller's numba IR)."""
+        decorate = self._decorator(
+            _CompiledOnly, dict(OPTIONS, inline=inline, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+        )
+        return decorate(function) if function else decorate
+
+    def entry(self, function=None, *, inline: str = "never"):
+        """Compile a function Python calls (and compiled code may call too)."""
+        decorate = self._decorator(_Dispatcher, dict(OPTIONS, inline=inline))
+        return decorate(function) if function else decorate
+
+    def _decorator(self, dispatcher, options):
+        def decorate(function):
+            saved, numba.config.CACHE_DIR = numba.config.CACHE_DIR, self.directory  # read when the cache is made
+            try:
+                compiled = dispatcher(py_func=function, targetoptions=options)
+                compiled.enable_caching()
+            finally:
+                numba.config.CACHE_DIR = saved
+            return compiled
+
+        return decorate
 
 
 def source_key(root: Path, patterns, below: str = "") -> str:
@@ -47,22 +124,6 @@ def cache_dir(package: str, key: str) -> str:
     return os.path.join(base, f"{package}-{key}")
 
 
-def compiler(package: str, key: str):
-    """Numba's ``njit(**options)`` for another compiled package, caching in that package's own directory."""
-    directory = cache_dir(package, key)
-
-    def njit(**options):
-        def decorate(function):
-            engine, numba.config.CACHE_DIR = numba.config.CACHE_DIR, directory
-            try:
-                return numba.njit(**options)(function)
-            finally:
-                numba.config.CACHE_DIR = engine
-
-        return decorate
-
-    return njit
-
-
 ENGINE_KEY = source_key(Path(__file__).resolve().parent, ENGINE_SOURCES)
-numba.config.CACHE_DIR = cache_dir("engine", ENGINE_KEY)
+_ENGINE = Compiler("engine", ENGINE_KEY)
+compiled, entry = _ENGINE.compiled, _ENGINE.entry

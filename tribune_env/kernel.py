@@ -1,8 +1,9 @@
 """Shared ground of the compiled engine: parameters, the seeded generator, state views.
 
-Compiled handlers receive the state as a namedtuple of views into the flat int32 buffer
-(``views``, written out from :func:`tribune_env.state.fields`) and the game's numbers as
-one int64 array indexed by :class:`K`, declared by :data:`PARAMETERS` and filled from
+Compiled handlers receive the state as named views into the flat int32 buffer (``views``,
+written out from :func:`tribune_env.state.fields`, passed by reference as a
+:class:`~tribune_env.state_ref.StateRef`) and the game's numbers as one int64 array
+indexed by :class:`K`, declared by :data:`PARAMETERS` and filled from
 :class:`~tribune_env.data.GameData` by :func:`params`. The random generator is
 xoshiro128** whose four 32-bit words live in the state buffer, so a copy or a saved game
 carries it, and the same seed always gives the same game.
@@ -14,12 +15,13 @@ from collections import namedtuple
 from enum import IntEnum
 
 import numpy as np
-from numba import carray, njit, types
+from numba import carray, types
 from numba.extending import intrinsic
 
 from .data import OBJECTIVES, REGIONS
-from .jit import JIT
+from .jit import compiled, entry
 from .state import FIELDS, fields
+from .state_ref import borrow
 
 MAX_CATACOMB_PRICES = 8
 MAX_PLACE_TARGETS = 32  # distinct follower spaces a placement action can name
@@ -272,7 +274,7 @@ def _int32_pointer(typingctx, address):
     return types.CPointer(types.int32)(address), codegen
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def _field(buf, o, i):
     """Field i of the buffer as a flat array, without a reference count.
 
@@ -286,7 +288,7 @@ S = namedtuple("S", FIELDS)
 
 
 def _views_source() -> str:
-    """Source of :func:`views`, one line per state field of :func:`tribune_env.state.fields`.
+    """Source of :func:`state_views`, one line per state field of :func:`tribune_env.state.fields`.
 
     Numba cannot loop over the fields to build a namedtuple, so the function is written
     out from the declaration: a dimension that changes with the board is -1 in its reshape.
@@ -298,7 +300,7 @@ def _views_source() -> str:
         reshape = f".reshape({shape})" if len(shape) > 1 else ""
         lines.append(f"        _field(buf, o, {i}){reshape},   # {name}")
     return (
-        "def views(buf, k):\n"
+        "def state_views(buf, k):\n"
         '    """The state buffer as named arrays (the namedtuple S of state.FIELDS)."""\n'
         f"    o = k[{int(K.OFFSETS)}:{int(K.OFFSETS) + len(FIELDS) + 1}]\n"
         "    return S(\n" + "\n".join(lines) + "\n    )\n"
@@ -308,10 +310,16 @@ def _views_source() -> str:
 def _compile_views():
     namespace = {"__name__": __name__, "S": S, "_field": _field}  # the cache rebuilds it from this module
     exec(compile(_views_source(), __file__, "exec"), namespace)
-    return njit(**JIT)(namespace["views"])
+    return compiled(namespace["state_views"])
 
 
-views = _compile_views()
+state_views = _compile_views()
+
+
+@compiled(inline="always")
+def views(buf, k):
+    """An entry point's state, as the StateRef its handlers pass on (inlined: the views live in the entry's frame)."""
+    return borrow(state_views(buf, k))
 
 
 # ---------------------------------------------------------------- xoshiro128**
@@ -326,12 +334,12 @@ def seed_words(seed) -> np.ndarray:
     return words.view(np.int32)
 
 
-@njit(**JIT)
+@compiled
 def _rotl(x, r):
     return ((x << np.uint64(r)) | (x >> np.uint64(32 - r))) & MASK32
 
 
-@njit(**JIT)
+@compiled
 def next_u32(rng):
     """Advance the generator held in `rng` (4 int32 words) and return 32 random bits."""
     s0 = np.uint64(rng[0]) & MASK32
@@ -353,13 +361,13 @@ def next_u32(rng):
     return result
 
 
-@njit(**JIT)
+@entry
 def below(rng, n):
     """A random int in [0, n) (multiply-shift; the bias is below n / 2**32)."""
     return np.int64((next_u32(rng) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(**JIT)
+@entry
 def shuffle(rng, a):
     """Fisher-Yates shuffle of a 1-d array in place."""
     for i in range(len(a) - 1, 0, -1):

@@ -1,10 +1,9 @@
 """Region V, the Atrium Auctionorum: "1." turns cards up on placing, then takes them alone or the
 two occupants bid, sealed; the higher bid wins, a tie goes to "1." and the winner pays the loser."""
 
-from numba import njit
-
 from ..data import ATRIUM, PANTHEON
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import MONEY
 from ..tasks import Task
 from .common import push, say
@@ -12,13 +11,13 @@ from .events import Ev
 from .regions import discard_slot, take_slot
 
 
-@njit(**JIT)
+@compiled
 def least_winning_bid(rival_bid, on_first):
     """The smallest bid that wins the auction against `rival_bid`: a tie goes to "1."."""
     return rival_bid if on_first else rival_bid + 1
 
 
-@njit(**JIT)
+@compiled
 def atrium_placed(s, k, space):
     """A follower lands on Atrium space `space`. On "2." every card is turned face up; on "1."
     its player is to look at the cards and leave one face down: True when there is a card for
@@ -33,13 +32,13 @@ def atrium_placed(s, k, space):
     return False
 
 
-@njit(**JIT)
+@compiled
 def mask_atrium_flip(s, k, m):
     for i in range(k[K.SL + PANTHEON] - k[K.SL + ATRIUM]):
         m[k[K.A_ATRIUM] + i] = s.slot_card[k[K.SL + ATRIUM] + i] >= 0
 
 
-@njit(**JIT)
+@compiled
 def atrium_flip(s, k, action):
     """The player on "1." turns all Atrium cards but the chosen one face up."""
     hide = k[K.SL + ATRIUM] + action - k[K.A_ATRIUM]
@@ -47,7 +46,7 @@ def atrium_flip(s, k, action):
         s.slot_up[slot] = s.slot_card[slot] >= 0 and slot != hide
 
 
-@njit(**JIT)
+@compiled
 def atrium(s, k, ev):
     first, second = s.space_owner[k[K.SP + ATRIUM]], s.space_owner[k[K.SP + ATRIUM] + 1]
     if first >= 0 and second >= 0:
@@ -68,7 +67,7 @@ def atrium(s, k, ev):
                 discard_slot(s, slot)
 
 
-@njit(**JIT)
+@compiled
 def atrium_resolve(s, k, ev):
     """Higher bid wins (a tie goes to "1."); the winner pays its bid to the loser."""
     first, second = s.space_owner[k[K.SP + ATRIUM]], s.space_owner[k[K.SP + ATRIUM] + 1]

@@ -5,29 +5,27 @@ once per batch rather than once per game. A row whose action or observer is -1 i
 alone.
 """
 
-from numba import njit
-
-from ..kernel import JIT
+from ..jit import entry
 from ..state import Meta, Status
 from .dispatch import step
 from .observe import observe
 
 
-@njit(**JIT)
+@entry
 def step_batch(bufs, ks, ev, masks, actions):
     for i in range(bufs.shape[0]):
         if actions[i] >= 0:
             step(bufs[i], ks[i], ev, masks[i], actions[i])
 
 
-@njit(**JIT)
+@entry
 def observe_batch(bufs, ks, seg, templates, observers, out):
     for i in range(bufs.shape[0]):
         if observers[i] >= 0:
             observe(bufs[i], ks[i], seg, templates[i], observers[i], out[i])
 
 
-@njit(**JIT)
+@entry
 def actors(bufs, meta_at, tasks_at, out):
     """The player to act in each game, or -1 where the game is over.
 
@@ -41,7 +39,7 @@ def actors(bufs, meta_at, tasks_at, out):
             out[i] = bufs[i, tasks_at + (bufs[i, meta_at + Meta.N_TASKS] - 1) * 4 + 1]
 
 
-@njit(**JIT)
+@entry
 def pick_legal(masks, u, out):
     """out[i] = the legal action of row i at uniform position u[i] in [0, 1) among its legal ones."""
     for i in range(masks.shape[0]):

@@ -7,10 +7,10 @@ Legates' legion, the temporary favor) are here too.
 """
 
 import numpy as np
-from numba import njit
 
 from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, NUM_VALUES, PATRICIANS, PLEBEIANS, PRAETORIANS, SENATORS, VESTALS
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import ETERNAL, LEGIONS, MONEY, NO_TILE, SCROLL, TILE, TRIBUNE, Meta
 from ..tasks import Task
 from .common import Gain, discard, gains, push, receive, say, value_sum
@@ -20,25 +20,25 @@ V = NUM_VALUES
 
 
 # ------------------------------------------------------------------ take-over benefits
-@njit(**JIT)
+@compiled
 def gladiators_takeover_benefit(k):
     """One legion."""
     return gains(Gain.LEGIONS, k[K.GLADIATOR_LEGIONS])
 
 
-@njit(**JIT)
+@compiled
 def legates_takeover_benefit(k):
     """Two laurel wreaths."""
     return gains(Gain.LAURELS, k[K.LEGATE_LAURELS])
 
 
-@njit(**JIT)
+@compiled
 def praetorians_takeover_benefit(k):
     """One card from the draw pile."""
     return gains(Gain.CARDS, k[K.BENEFIT_CARDS])
 
 
-@njit(**JIT)
+@compiled
 def plebeians_takeover_benefit(k):
     """One card from the draw pile, and an assassin."""
     g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
@@ -46,25 +46,25 @@ def plebeians_takeover_benefit(k):
     return g
 
 
-@njit(**JIT)
+@compiled
 def patricians_takeover_benefit(k):
     """One laurel wreath."""
     return gains(Gain.LAURELS, k[K.PATRICIAN_LAURELS])
 
 
-@njit(**JIT)
+@compiled
 def vestals_takeover_benefit(k):
     """5 denarii from the stock."""
     return gains(Gain.DENARII, k[K.VESTAL_DENARII])
 
 
-@njit(**JIT)
+@compiled
 def senators_takeover_benefit(k):
     """One laurel wreath."""
     return gains(Gain.LAURELS, k[K.SENATOR_LAURELS])
 
 
-@njit(**JIT)
+@compiled
 def takeover_benefit_gains(k, f):
     """What the new controller of f receives (a query the agents share)."""
     if f == GLADIATORS:
@@ -82,13 +82,13 @@ def takeover_benefit_gains(k, f):
     return senators_takeover_benefit(k)
 
 
-@njit(**JIT)
+@compiled
 def takeover_benefit(s, k, ev, p, f):
     receive(s, k, ev, p, takeover_benefit_gains(k, f))
 
 
 # ------------------------------------------------------------------ faction benefits (Phase 5)
-@njit(**JIT)
+@compiled
 def gladiators_benefit(s, k, p, i):
     """The denarii on the Colosseum; or one card and an assassin."""
     if i == 0:
@@ -100,7 +100,7 @@ def gladiators_benefit(s, k, p, i):
     return g
 
 
-@njit(**JIT)
+@compiled
 def legates_benefit(s, k, p, i):
     """A scroll (to a player without one); or one card and the right to buy a legion."""
     if i == 0:
@@ -110,13 +110,13 @@ def legates_benefit(s, k, p, i):
     return g
 
 
-@njit(**JIT)
+@compiled
 def praetorians_benefit(k):
     """One legion."""
     return gains(Gain.LEGIONS, k[K.PRAETORIAN_LEGIONS])
 
 
-@njit(**JIT)
+@compiled
 def plebeians_benefit(s, k, p, i):
     """One card and two denarii; or a tribune, with a scroll and control of the Patricians."""
     if i == 0:
@@ -126,13 +126,13 @@ def plebeians_benefit(s, k, p, i):
     return gains(Gain.TILE, TRIBUNE)
 
 
-@njit(**JIT)
+@compiled
 def patricians_benefit():
     """The proconsul: one more follower next round, while the player still controls the Patricians."""
     return gains(Gain.PROCONSUL, 1)
 
 
-@njit(**JIT)
+@compiled
 def vestals_benefit(s, k, p, i):
     """One laurel and the temporary favor (without eternal favor); or a tribune, with a scroll
     and control of the Senators."""
@@ -144,7 +144,7 @@ def vestals_benefit(s, k, p, i):
     return gains(Gain.TILE, TRIBUNE)
 
 
-@njit(**JIT)
+@compiled
 def senators_benefit(s, k, p, i):
     """A scroll (to a player without one); or two cards."""
     if i == 0:
@@ -152,13 +152,13 @@ def senators_benefit(s, k, p, i):
     return gains(Gain.CARDS, k[K.SENATOR_CARDS])
 
 
-@njit(**JIT)
+@compiled
 def benefit_options(f):
     """How many options f's faction benefit offers: one is received without a decision."""
     return 1 if f == PRAETORIANS or f == PATRICIANS else 2
 
 
-@njit(**JIT)
+@compiled
 def benefit_open(s, p, f, i):
     """Whether option i of f's faction benefit is open to p (a query the agents share)."""
     tile = s.res[p, TILE]
@@ -171,7 +171,7 @@ def benefit_open(s, p, f, i):
     return True
 
 
-@njit(**JIT)
+@compiled
 def benefit_gains(s, k, p, f, i):
     """What option i of f's faction benefit gives p (a query the agents share)."""
     if f == GLADIATORS:
@@ -189,7 +189,7 @@ def benefit_gains(s, k, p, f, i):
     return senators_benefit(s, k, p, i)
 
 
-@njit(**JIT)
+@compiled
 def phase5(s):
     s.meta[Meta.PHASE] = 5
     s.field_owner[:] = -1
@@ -198,7 +198,7 @@ def phase5(s):
         push(s, Task.FACTION_BENEFIT, f)
 
 
-@njit(**JIT)
+@compiled
 def faction_benefit(s, k, ev, f):
     """The controller of f receives its benefit, or chooses an option."""
     p = s.controller[f]
@@ -213,20 +213,20 @@ def faction_benefit(s, k, ev, f):
 CHOICE_OFFSET = np.array([0, 2, -1, 4, -1, 6, 8])  # first option of each faction with a choice
 
 
-@njit(**JIT)
+@compiled
 def mask_benefit(s, k, m, p, f):
     first = k[K.A_BENEFIT] + CHOICE_OFFSET[f]
     for i in range(benefit_options(f)):
         m[first + i] = benefit_open(s, p, f, i)
 
 
-@njit(**JIT)
+@compiled
 def benefit_choice(s, k, ev, action, p, f):
     receive(s, k, ev, p, benefit_gains(s, k, p, f, action - k[K.A_BENEFIT] - CHOICE_OFFSET[f]))
 
 
 # ------------------------------------------------------------------ decisions benefits bring
-@njit(**JIT)
+@compiled
 def mask_assassin(s, k, m):
     """Any displayed set of at least ``assassin_min_set`` cards, the player's own included."""
     for f in range(NUM_FACTIONS):
@@ -234,7 +234,7 @@ def mask_assassin(s, k, m):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
+@compiled
 def assassin(s, k, ev, action):
     """Remove the highest-value card of the targeted set; its owner keeps control."""
     if action == k[K.A_DECLINE]:
@@ -248,28 +248,28 @@ def assassin(s, k, ev, action):
     say(k, ev, Ev.ASSASSIN, f, f * V + v)
 
 
-@njit(**JIT)
+@compiled
 def mask_buy_legion(s, k, m, p):
     """A legion for the sum of the player's displayed Legate set."""
     m[k[K.A_BUY_LEGION]] = s.res[p, MONEY] >= value_sum(s.sets[LEGATES])
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
+@compiled
 def buy_legion(s, k, action, p):
     if action == k[K.A_BUY_LEGION]:
         s.res[p, MONEY] -= value_sum(s.sets[LEGATES])
         s.res[p, LEGIONS] += k[K.BOUGHT_LEGIONS]
 
 
-@njit(**JIT)
+@compiled
 def mask_temporary_favor(s, k, m):
     """Take the temporary favor of the gods, or leave it."""
     m[k[K.A_TEMP_FAVOR]] = 1
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
+@compiled
 def temporary_favor(s, k, action, p):
     if action == k[K.A_TEMP_FAVOR]:
         s.meta[Meta.TEMP_FAVOR] = p

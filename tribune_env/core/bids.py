@@ -10,14 +10,13 @@ entered so far is kept in ``bids[p]``; ``committed[p]`` is set with the last dig
 The bid task's arguments are the bidder and the digits it has entered.
 """
 
-from numba import njit
-
-from ..kernel import JIT, K, views
+from ..jit import compiled, entry
+from ..kernel import K, views
 from ..state import MONEY
 from .common import push
 
 
-@njit(**JIT)
+@entry
 def bid_digits(money, base):
     """How many digits a bid of a player holding `money` denarii takes (at least one)."""
     digits = 1
@@ -27,7 +26,7 @@ def bid_digits(money, base):
     return digits
 
 
-@njit(**JIT)
+@compiled
 def bid_place(s, k, p, entered):
     """Denarii that one unit of p's next bid digit is worth, after `entered` digits."""
     place = 1
@@ -36,26 +35,26 @@ def bid_place(s, k, p, entered):
     return place
 
 
-@njit(**JIT)
+@compiled
 def bid_position(s, k, p, entered):
     """Which digit p enters next, counted from the units (0), after `entered` digits."""
     return bid_digits(s.res[p, MONEY], k[K.BID_BASE]) - 1 - entered
 
 
-@njit(**JIT)
+@compiled
 def bid_room(s, k, p, entered):
     """The largest digit p may enter next: the bid never exceeds what p holds."""
     return min(k[K.BID_BASE] - 1, (s.res[p, MONEY] - s.bids[p]) // bid_place(s, k, p, entered))
 
 
-@njit(**JIT)
+@compiled
 def mask_bid(s, k, m, p, entered):
     """Every digit p may enter next."""
     for digit in range(bid_room(s, k, p, entered) + 1):
         m[k[K.A_BID] + digit] = 1
 
 
-@njit(**JIT)
+@compiled
 def bid(s, k, action, kind, p, entered):
     """Add one digit to p's sealed bid; the last digit commits it, unseen by the others."""
     s.bids[p] += (action - k[K.A_BID]) * bid_place(s, k, p, entered)
@@ -65,7 +64,7 @@ def bid(s, k, action, kind, p, entered):
         s.committed[p] = 1
 
 
-@njit(**JIT)
+@compiled
 def digit_toward(s, k, p, entered, amount):
     """The bid action that enters p's next digit of `amount` (clamped to what p may bid).
 
@@ -77,7 +76,7 @@ def digit_toward(s, k, p, entered, amount):
     return k[K.A_BID] + min(wanted, bid_room(s, k, p, entered))
 
 
-@njit(**JIT)
+@entry
 def entered_part(buf, k, p, entered, amount):
     """The part of `amount` that p has entered after `entered` digits (to re-deal an unseen bid)."""
     unit = bid_place(views(buf, k), k, p, entered) * k[K.BID_BASE]

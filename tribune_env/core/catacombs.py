@@ -1,23 +1,22 @@
 """Region VI, the Catacombs: a pile dealt face down; each occupant in turn examines it and may buy a card."""
 
-from numba import njit
-
 from ..data import CATACOMBS, NUM_CARD_TYPES
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import MONEY, Meta
 from ..tasks import Task
 from .common import discard_all, draw_card, push, say
 from .events import Ev
 
 
-@njit(**JIT)
+@compiled
 def deal_catacombs(s, k, ev, retry):
     card = draw_card(s, k, ev, Task.DEAL_CATACOMBS, 0, 0, retry)
     if card >= 0:
         s.catacombs[card] += 1
 
 
-@njit(**JIT)
+@compiled
 def catacombs(s, k, i):
     p = s.space_owner[k[K.SP + CATACOMBS] + i]
     if p >= 0 and s.catacombs.sum() > 0:
@@ -25,7 +24,7 @@ def catacombs(s, k, i):
         push(s, Task.CATACOMBS_CHOICE, p, i)
 
 
-@njit(**JIT)
+@compiled
 def mask_catacombs(s, k, m, p, i):
     if s.res[p, MONEY] >= k[K.CATACOMB_PRICES + i]:
         for c in range(NUM_CARD_TYPES):
@@ -33,7 +32,7 @@ def mask_catacombs(s, k, m, p, i):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
+@compiled
 def catacombs_choice(s, k, ev, action, p, i):
     """Buy one examined card; the price goes to the Colosseum."""
     if action == k[K.A_DECLINE]:
@@ -48,7 +47,7 @@ def catacombs_choice(s, k, ev, action, p, i):
     say(k, ev, Ev.CATACOMBS, p, price)
 
 
-@njit(**JIT)
+@compiled
 def catacombs_end(s):
     discard_all(s, s.catacombs, False)
     s.catacombs[:] = 0

@@ -1,16 +1,15 @@
 """Phase 6: the sealed chariot auction and the block it places for the next round."""
 
-from numba import njit
-
 from ..data import NUM_FACTIONS
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import MONEY, Meta
 from ..tasks import Task
 from .common import push, say, start_order
 from .events import Ev
 
 
-@njit(**JIT)
+@compiled
 def phase6(s, k):
     s.meta[Meta.PHASE] = 6
     push(s, Task.ROUND_END)
@@ -19,7 +18,7 @@ def phase6(s, k):
         push(s, Task.CHARIOT_BID, start_order(s, k, i))
 
 
-@njit(**JIT)
+@compiled
 def chariot_resolve(s, k, ev):
     """The single highest bid wins and pays the stock; any tie for highest wins nothing."""
     n = k[K.N]
@@ -48,14 +47,14 @@ def chariot_resolve(s, k, ev):
     s.committed[:] = 0
 
 
-@njit(**JIT)
+@compiled
 def mask_chariot(s, k, m, p):
     for f in range(NUM_FACTIONS):
         m[k[K.A_CHARIOT] + f] = s.controller[f] == p
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
+@compiled
 def chariot_place(s, k, ev, action, p):
     if action != k[K.A_DECLINE]:
         f = action - k[K.A_CHARIOT]

@@ -3,10 +3,10 @@
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
 from ..data import NUM_CARD_TYPES, NUM_VALUES
-from ..kernel import JIT, K, shuffle
+from ..jit import compiled
+from ..kernel import K, shuffle
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta
 from ..tasks import Task
 from .events import Ev
@@ -15,7 +15,7 @@ C = NUM_CARD_TYPES
 V = NUM_VALUES
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def say(k, ev, code, a=0, b=0, c=0, d=0, e=0, f=0):
     """Record an event for the log (only when the game keeps one)."""
     if k[K.LOG]:
@@ -31,7 +31,7 @@ def say(k, ev, code, a=0, b=0, c=0, d=0, e=0, f=0):
             ev[0, 0] = row
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def push(s, kind, a=0, b=0, c=0):
     n = s.meta[Meta.N_TASKS]
     if n < 0 or n >= s.tasks.shape[0]:
@@ -43,7 +43,7 @@ def push(s, kind, a=0, b=0, c=0):
     s.meta[Meta.N_TASKS] = n + 1
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def top_task(s):
     """Row of the task on top of the stack; an empty or overfull stack is a corrupt state."""
     top = s.meta[Meta.N_TASKS] - 1
@@ -52,13 +52,13 @@ def top_task(s):
     return top
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def start_order(s, k, i):
     """The i-th seat clockwise from the starting player."""
     return (s.meta[Meta.START_PLAYER] + i) % k[K.N]
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def value_sum(counts):
     """Sum of card values of counts indexed by card code (or by value)."""
     total = 0
@@ -67,7 +67,7 @@ def value_sum(counts):
     return total
 
 
-@njit(**JIT)
+@compiled
 def reshuffle(s, k, ev):
     """Shuffle the whole discard pile into a new draw pile (below any cards still there)."""
     total = 0
@@ -92,7 +92,7 @@ def reshuffle(s, k, ev):
     say(k, ev, Ev.RESHUFFLE, total)
 
 
-@njit(**JIT)
+@compiled
 def start_cesura(s, k, ev):
     """Both piles are empty: hands above the limit are cut by their holders, then the sets."""
     say(k, ev, Ev.CESURA)
@@ -103,7 +103,7 @@ def start_cesura(s, k, ev):
             push(s, Task.CESURA_DISCARD, p)
 
 
-@njit(**JIT)
+@compiled
 def draw_card(s, k, ev, kind, a, b, retry):
     """Pop the draw pile, reshuffling the discards when it is empty.
 
@@ -124,7 +124,7 @@ def draw_card(s, k, ev, kind, a, b, retry):
     return card
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def discard(s, code, public):
     if public:
         s.discard_public[code] += 1
@@ -132,14 +132,14 @@ def discard(s, code, public):
         s.discard_hidden[code] += 1
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def discard_from_hand(s, p, code):
     """A card leaves a hand for the discard pile, face up (Curia, sacrifice, Tigellinus)."""
     s.hand[p, code] -= 1
     s.discard_public[code] += 1
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def discard_all(s, counts, public):
     if public:
         s.discard_public[:] += counts
@@ -147,14 +147,14 @@ def discard_all(s, counts, public):
         s.discard_hidden[:] += counts
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def discard_set(s, f, values):
     """A displayed set (counts by value) goes to the discard pile face up."""
     for v in range(V):
         s.discard_public[f * V + v] += values[v]
 
 
-@njit(**JIT)
+@compiled
 def gain_marker(s, k, ev, p, f):
     if not s.markers[p, f]:
         s.markers[p, f] = 1
@@ -162,7 +162,7 @@ def gain_marker(s, k, ev, p, f):
         say(k, ev, Ev.MARKER, p, f)
 
 
-@njit(**JIT)
+@compiled
 def gain_eternal_favor(s, k, ev, p):
     if not s.res[p, ETERNAL]:
         s.res[p, ETERNAL] = 1
@@ -172,7 +172,7 @@ def gain_eternal_favor(s, k, ev, p):
             say(k, ev, Ev.RETURN_TEMP, p)
 
 
-@njit(**JIT)
+@compiled
 def lose_control_of_vestals(s, k, ev, p):
     """The temporary favor goes back to the stock when its holder loses the Vestal Virgins."""
     if s.meta[Meta.TEMP_FAVOR] == p:
@@ -180,7 +180,7 @@ def lose_control_of_vestals(s, k, ev, p):
         say(k, ev, Ev.RETURN_TEMP, p)
 
 
-@njit(**JIT)
+@compiled
 def mask_any_discard(s, k, m, p):
     """Discard any card in hand, or decline (the Curia's and Gaius Tigellinus' trades)."""
     d = k[K.A_DISCARD]
@@ -210,7 +210,7 @@ class Gain(IntEnum):
 GAIN_ITEMS = len(Gain)
 
 
-@njit(**JIT)
+@compiled
 def gains(item=-1, amount=0):
     """A gains vector: nothing, or `amount` of one item of :class:`Gain`."""
     out = np.zeros(GAIN_ITEMS, dtype=np.int64)
@@ -219,7 +219,7 @@ def gains(item=-1, amount=0):
     return out
 
 
-@njit(**JIT)
+@compiled
 def receive(s, k, ev, p, g):
     """p receives the gains g; a decision it brings comes after the cards it draws."""
     s.res[p, MONEY] += g[Gain.DENARII]

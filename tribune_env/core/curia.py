@@ -1,15 +1,14 @@
 """Region IV, the Curia: its stacks are dealt in Phase 1; each occupant may discard a card for its stack."""
 
-from numba import njit
-
 from ..data import CURIA, NUM_VALUES
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..tasks import Task
 from .common import discard_all, discard_from_hand, draw_card, mask_any_discard, push, say, value_sum
 from .events import Ev
 
 
-@njit(**JIT)
+@compiled
 def deal_curia(s, k, ev, stack, retry):
     """One more card on a stack, until its sum reaches the threshold or a leader lies on it."""
     card = draw_card(s, k, ev, Task.DEAL_CURIA, stack, 0, retry)
@@ -20,7 +19,7 @@ def deal_curia(s, k, ev, stack, retry):
         push(s, Task.DEAL_CURIA, stack)
 
 
-@njit(**JIT)
+@compiled
 def curia(s, k, stack):
     if s.curia[stack].sum() == 0:
         return
@@ -32,13 +31,13 @@ def curia(s, k, stack):
         push(s, Task.CURIA_CHOICE, p, stack)
 
 
-@njit(**JIT)
+@compiled
 def mask_curia(s, k, m, p):
     """Any card of the hand for the stack, or decline."""
     mask_any_discard(s, k, m, p)
 
 
-@njit(**JIT)
+@compiled
 def curia_choice(s, k, ev, action, p, stack):
     """Discard one hand card to take the whole stack, or decline and let it be discarded."""
     if action != k[K.A_DECLINE]:

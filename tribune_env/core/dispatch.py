@@ -6,10 +6,10 @@ a real decision or the end, and leaves that decision's mask in ``m``.
 """
 
 import numpy as np
-from numba import njit
 
 from ..data import NUM_OBJECTIVES
-from ..kernel import JIT, K, views
+from ..jit import compiled, entry
+from ..kernel import K, views
 from ..state import Meta, Status
 from ..tasks import Task
 from . import atrium, benefits, catacombs, curia, latrine, leaders, market, mars, pantheon, takeover
@@ -23,7 +23,7 @@ from .events import Ev
 from .scoring import check_declarations, meets_victory, objective, scores
 
 
-@njit(**JIT)
+@compiled
 def run_auto(s, k, ev, kind, a, b, c):
     if kind == Task.ROUND_START:
         ro.round_start(s, k, ev)
@@ -89,7 +89,7 @@ def run_auto(s, k, ev, kind, a, b, c):
         ro.setup_finish(s, k, ev)
 
 
-@njit(**JIT)
+@compiled
 def fill_mask(s, k, m, kind, p, b, c):
     """Write the legal actions of decision (kind, p, b, c) into the zeroed mask m."""
     if kind == Task.PLACE:
@@ -134,7 +134,7 @@ def fill_mask(s, k, m, kind, p, b, c):
         ch.mask_chariot(s, k, m, p)
 
 
-@njit(**JIT)
+@compiled
 def apply(s, k, ev, action, kind, p, b, c):
     if kind == Task.PLACE:
         pl.place(s, k, ev, action, p)
@@ -178,7 +178,7 @@ def apply(s, k, ev, action, kind, p, b, c):
         ch.chariot_place(s, k, ev, action, p)
 
 
-@njit(**JIT)
+@compiled
 def mask_of_top(s, k, m):
     """Fill m for the decision on top of the stack; return (legal count, last legal action)."""
     m[:] = 0
@@ -194,7 +194,7 @@ def mask_of_top(s, k, m):
     return count, last
 
 
-@njit(**JIT)
+@compiled
 def forced_in_public(s, k, kind, p, b, only):
     """Whether every player can see that decision (kind, p, b) has `only` as its one legal action.
 
@@ -219,7 +219,7 @@ def forced_in_public(s, k, kind, p, b, only):
 RUN = -1
 
 
-@njit(**JIT)
+@entry
 def step(buf, k, ev, m, action):
     """Apply `action` (already checked against m) and run on to the next decision.
 
@@ -252,18 +252,18 @@ def step(buf, k, ev, m, action):
     m[:] = 0
 
 
-@njit(**JIT)
+@entry
 def legal_mask(buf, k, m):
     """Recompute m for the decision waiting, without running anything (copies, samples)."""
     mask_of_top(views(buf, k), k, m)
 
 
-@njit(**JIT)
+@entry
 def final_scores(buf, k):
     return scores(views(buf, k), k)
 
 
-@njit(**JIT)
+@entry
 def objectives(buf, k):
     """(players, objectives) bool: the objectives of the victory card each player meets now."""
     s = views(buf, k)
@@ -274,7 +274,7 @@ def objectives(buf, k):
     return out
 
 
-@njit(**JIT)
+@entry
 def victory_met(buf, k):
     """(players,) bool: who now meets the victory card (or the point variant's marker goal)."""
     s = views(buf, k)

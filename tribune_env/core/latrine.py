@@ -1,9 +1,8 @@
 """Region III, the Latrine: its card is turned up; take its value in denarii, or pay that to keep it."""
 
-from numba import njit
-
 from ..data import LATRINE, NUM_VALUES
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import MONEY
 from ..tasks import Task
 from .common import push, say
@@ -11,7 +10,7 @@ from .events import Ev
 from .regions import discard_slot, take_slot
 
 
-@njit(**JIT)
+@compiled
 def latrine(s, k, ev):
     slot = k[K.SL + LATRINE]
     if s.slot_card[slot] < 0:
@@ -25,13 +24,13 @@ def latrine(s, k, ev):
     push(s, Task.LATRINE_CHOICE, p)
 
 
-@njit(**JIT)
+@compiled
 def mask_latrine(s, k, m, p):
     m[k[K.A_LATRINE]] = 1
     m[k[K.A_LATRINE] + 1] = s.res[p, MONEY] >= s.slot_card[k[K.SL + LATRINE]] % NUM_VALUES
 
 
-@njit(**JIT)
+@compiled
 def latrine_choice(s, k, action, p):
     """Take the value in denarii and discard the card, or pay the value and keep it."""
     slot = k[K.SL + LATRINE]

@@ -4,29 +4,28 @@ the decisions three of them bring. The engine applies the gains (``common.receiv
 agents price them.
 """
 
-from numba import njit
-
 from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, PATRICIANS, PLEBEIANS, PRAETORIANS, VESTALS
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import NO_TILE, SCROLL, TILE
 from ..tasks import Task
 from .common import Gain, discard_from_hand, gain_marker, gains, mask_any_discard, receive, say
 from .events import Ev
 
 
-@njit(**JIT)
+@compiled
 def spartacus(s, k, p):
     """Gladiators: one more legion."""
     return gains(Gain.LEGIONS, k[K.SPARTACUS_LEGIONS])
 
 
-@njit(**JIT)
+@compiled
 def varus(s, k, p):
     """Legates: one more laurel wreath."""
     return gains(Gain.LAURELS, k[K.VARUS_LAURELS])
 
 
-@njit(**JIT)
+@compiled
 def gaius_tigellinus(s, k, p):
     """Praetorians: the player may discard a card for a legion (``tigellinus_legions``)."""
     g = gains()
@@ -35,7 +34,7 @@ def gaius_tigellinus(s, k, p):
     return g
 
 
-@njit(**JIT)
+@compiled
 def agrippa(s, k, p):
     """Plebeians: a scroll (to a player without one) or one card, as the player chooses."""
     g = gains()
@@ -43,19 +42,19 @@ def agrippa(s, k, p):
     return g
 
 
-@njit(**JIT)
+@compiled
 def scipio_africanus(s, k, p):
     """Patricians: 10 denarii from the stock."""
     return gains(Gain.DENARII, k[K.SCIPIO_DENARII])
 
 
-@njit(**JIT)
+@compiled
 def aquilia_severa(s, k, p):
     """Vestal Virgins: the eternal favor of the gods, kept when the Vestals are lost."""
     return gains(Gain.ETERNAL, 1)
 
 
-@njit(**JIT)
+@compiled
 def cato_the_elder(s, k, p):
     """Senators: a faction marker of the player's choice that it does not hold yet."""
     g = gains()
@@ -64,7 +63,7 @@ def cato_the_elder(s, k, p):
     return g
 
 
-@njit(**JIT)
+@compiled
 def leader_gains(s, k, p, f):
     """What the leader of f in p's winning set gives p."""
     if f == GLADIATORS:
@@ -82,26 +81,26 @@ def leader_gains(s, k, p, f):
     return cato_the_elder(s, k, p)
 
 
-@njit(**JIT)
+@compiled
 def leader(s, k, ev, p, f):
     say(k, ev, Ev.LEADER, p, f)
     receive(s, k, ev, p, leader_gains(s, k, p, f))
 
 
 # ------------------------------------------------------------------ Gaius Tigellinus' trade
-@njit(**JIT)
+@compiled
 def tigellinus_reward(k):
     """What the card discarded for Gaius Tigellinus brings (a query the agents share)."""
     return gains(Gain.LEGIONS, k[K.TIGELLINUS_LEGIONS])
 
 
-@njit(**JIT)
+@compiled
 def mask_tigellinus(s, k, m, p):
     """Any card of the hand, or decline."""
     mask_any_discard(s, k, m, p)
 
 
-@njit(**JIT)
+@compiled
 def tigellinus_trade(s, k, ev, action, p):
     if action != k[K.A_DECLINE]:
         discard_from_hand(s, p, action - k[K.A_DISCARD])
@@ -109,37 +108,37 @@ def tigellinus_trade(s, k, ev, action, p):
 
 
 # ------------------------------------------------------------------ Agrippa's choice
-@njit(**JIT)
+@compiled
 def agrippa_open(s, p, i):
     """Whether Agrippa's option i (0: a scroll, 1: a card) is open to p."""
     return s.res[p, TILE] == NO_TILE if i == 0 else True
 
 
-@njit(**JIT)
+@compiled
 def agrippa_option(k, i):
     """What Agrippa's option i gives (a query the agents share)."""
     return gains(Gain.TILE, SCROLL) if i == 0 else gains(Gain.CARDS, k[K.BENEFIT_CARDS])
 
 
-@njit(**JIT)
+@compiled
 def mask_agrippa(s, k, m, p):
     for i in range(2):
         m[k[K.A_AGRIPPA] + i] = agrippa_open(s, p, i)
 
 
-@njit(**JIT)
+@compiled
 def agrippa_choice(s, k, ev, action, p):
     receive(s, k, ev, p, agrippa_option(k, action - k[K.A_AGRIPPA]))
 
 
 # ------------------------------------------------------------------ Cato the Elder's marker
-@njit(**JIT)
+@compiled
 def mask_cato(s, k, m, p):
     """Any faction marker the player does not hold."""
     for f in range(NUM_FACTIONS):
         m[k[K.A_MARKER] + f] = s.markers[p, f] == 0
 
 
-@njit(**JIT)
+@compiled
 def cato_marker(s, k, ev, action, p):
     gain_marker(s, k, ev, p, action - k[K.A_MARKER])

@@ -1,22 +1,21 @@
 """Regions I and II, the Thermae and the Forum Romanum: each occupant pays if able and takes its card."""
 
-from numba import njit
-
 from ..data import FORUM, LATRINE, THERMAE
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import MONEY
 from .common import say
 from .events import Ev
 from .regions import discard_slot, take_slot
 
 
-@njit(**JIT)
+@compiled
 def pays(money, price):
     """Paying is compulsory when the player can pay (clarifications, "Forced and free choices")."""
     return money >= price
 
 
-@njit(**JIT)
+@compiled
 def buy_each(s, k, ev, space0, slot0, count, cost, region):
     """Thermae and Forum: in order, each occupant pays if able and takes the card."""
     for i in range(count):
@@ -32,13 +31,13 @@ def buy_each(s, k, ev, space0, slot0, count, cost, region):
             discard_slot(s, slot)
 
 
-@njit(**JIT)
+@compiled
 def thermae(s, k, ev):
     buy_each(
         s, k, ev, k[K.SP + THERMAE], k[K.SL + THERMAE], k[K.SL + FORUM] - k[K.SL + THERMAE], k[K.THERMAE_COST], THERMAE
     )
 
 
-@njit(**JIT)
+@compiled
 def forum(s, k, ev):
     buy_each(s, k, ev, k[K.SP + FORUM], k[K.SL + FORUM], k[K.SL + LATRINE] - k[K.SL + FORUM], k[K.FORUM_COST], FORUM)

@@ -1,9 +1,8 @@
 """Region VIII, the Field of Mars: pairs laid face down, a laurel each, one more for the single best."""
 
-from numba import njit
-
 from ..data import MARS, NUM_CARD_TYPES, NUM_VALUES
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import LAURELS
 from ..tasks import Task
 from .common import discard_all, push, say, value_sum
@@ -11,7 +10,7 @@ from .events import Ev
 from .visibility import laid_pair
 
 
-@njit(**JIT)
+@compiled
 def mars(s, k):
     push(s, Task.MARS_RESOLVE)
     for i in range(k[K.SP_END] - k[K.SP + MARS] - 1, -1, -1):
@@ -20,7 +19,7 @@ def mars(s, k):
             push(s, Task.MARS_PAIR, p, i)
 
 
-@njit(**JIT)
+@compiled
 def mask_mars(s, k, m, p):
     """A pair of one faction, built card by card; commit with two cards; decline any time."""
     chosen = s.build.sum()
@@ -43,7 +42,7 @@ def mask_mars(s, k, m, p):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
+@compiled
 def mars_pair(s, k, action, p, i):
     if action == k[K.A_COMMIT]:
         s.hand[p] -= s.build  # laid face down until every pair is in
@@ -56,7 +55,7 @@ def mars_pair(s, k, action, p, i):
         push(s, Task.MARS_PAIR, p, i)
 
 
-@njit(**JIT)
+@compiled
 def mars_resolve(s, k, ev):
     """Each pair earns a laurel; the single highest pair sum earns one more (clarifications §4)."""
     best, leader, tied = -1, -1, False

@@ -4,10 +4,9 @@ Offsets come from :class:`tribune_env.observation.ObservationLayout` as an int64
 indexed by :class:`~tribune_env.observation.Seg`; the constant part (seats present, victory card) is a template.
 """
 
-from numba import njit
-
 from ..data import MARS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_OBJECTIVES, NUM_VALUES, PANTHEON
-from ..kernel import JIT, K, views
+from ..jit import compiled, entry
+from ..kernel import K, views
 from ..observation import SLOT_FEATURES, Seg
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta, Status
 from ..tasks import Task
@@ -19,14 +18,14 @@ from .visibility import laid_pair, sees_pair, sees_slot
 P, C, F, V = 5, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def one_hot(out, at, n, observer, seat):
     """Mark `seat` seat-relative to the observer at out[at:at + 5]; nobody (-1) marks nothing."""
     if seat >= 0:
         out[at + (seat - observer) % n] = 1
 
 
-@njit(**JIT)
+@entry
 def observe(buf, k, seg, template, observer, out):
     s = views(buf, k)
     n = k[K.N]

@@ -1,10 +1,9 @@
 """Region VII, the Pantheon: its card is turned up; each occupant may sacrifice a card of its faction
 for the eternal favor of the gods."""
 
-from numba import njit
-
 from ..data import MARS, NUM_VALUES, PANTHEON
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import ETERNAL
 from ..tasks import Task
 from .common import discard_from_hand, gain_eternal_favor, push, say
@@ -12,7 +11,7 @@ from .events import Ev
 from .regions import discard_slot
 
 
-@njit(**JIT)
+@compiled
 def pantheon(s, k, ev):
     slot = k[K.SL + PANTHEON]
     if s.slot_card[slot] < 0:
@@ -27,7 +26,7 @@ def pantheon(s, k, ev):
             push(s, Task.SACRIFICE, p)
 
 
-@njit(**JIT)
+@compiled
 def mask_sacrifice(s, k, m, p):
     f = s.slot_card[k[K.SL + PANTHEON]] // NUM_VALUES
     for v in range(NUM_VALUES):
@@ -35,7 +34,7 @@ def mask_sacrifice(s, k, m, p):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
+@compiled
 def sacrifice(s, k, action, p):
     """Discard a card of the revealed faction; the favor comes once all have chosen."""
     if action != k[K.A_DECLINE]:
@@ -43,7 +42,7 @@ def sacrifice(s, k, action, p):
         s.committed[p] = 1
 
 
-@njit(**JIT)
+@compiled
 def pantheon_end(s, k, ev):
     discard_slot(s, k[K.SL + PANTHEON])
     for p in range(k[K.N]):

@@ -1,9 +1,8 @@
 """Phase 2: placing followers on region spaces, faction fields and the coin bowl."""
 
-from numba import njit
-
 from ..data import ATRIUM, CATACOMBS, MARS, NUM_FACTIONS, PANTHEON, PATRICIANS, VESTALS
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import MONEY, Meta
 from ..tasks import Task
 from .atrium import atrium_placed
@@ -11,7 +10,7 @@ from .common import push, say
 from .events import Ev
 
 
-@njit(**JIT)
+@compiled
 def phase2(s, k, ev):
     s.meta[Meta.PHASE] = 2
     s.followers[: k[K.N]] = k[K.FOLLOWERS]
@@ -22,7 +21,7 @@ def phase2(s, k, ev):
     push(s, Task.PLACE, s.meta[Meta.START_PLAYER])
 
 
-@njit(**JIT)
+@compiled
 def region_range(k, region):
     if region == ATRIUM:
         return k[K.SP + ATRIUM], k[K.SP + CATACOMBS]
@@ -31,7 +30,7 @@ def region_range(k, region):
     return k[K.SP + MARS], k[K.SP_END]
 
 
-@njit(**JIT)
+@compiled
 def pooled_space(s, k, region, p):
     """The space a follower takes in a region filled in order, or -1 if none is open to p."""
     start, stop = region_range(k, region)
@@ -45,7 +44,7 @@ def pooled_space(s, k, region, p):
     return free
 
 
-@njit(**JIT)
+@compiled
 def mask_place(s, k, m, p):
     place = k[K.A_PLACE]
     for i in range(k[K.A_FIELD] - place):
@@ -63,7 +62,7 @@ def mask_place(s, k, m, p):
     m[k[K.A_COIN_BOWL]] = 1
 
 
-@njit(**JIT)
+@compiled
 def place(s, k, ev, action, p):
     atrium_flip = False
     if action == k[K.A_COIN_BOWL]:

@@ -4,16 +4,15 @@ Each region has its module, with its deal, evaluation, masks and choices: ``mark
 Forum Romanum), ``latrine``, ``curia``, ``atrium``, ``catacombs``, ``pantheon``, ``mars``.
 """
 
-from numba import njit
-
 from ..data import CATACOMBS, PANTHEON
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import Meta
 from ..tasks import Task
 from .common import discard, push
 
 
-@njit(**JIT)
+@compiled
 def phase3(s, k, ev):
     s.meta[Meta.PHASE] = 3
     push(s, Task.PHASE4)
@@ -30,13 +29,13 @@ def phase3(s, k, ev):
     push(s, Task.THERMAE)
 
 
-@njit(**JIT)
+@compiled
 def take_slot(s, slot, p):
     s.hand[p, s.slot_card[slot]] += 1
     s.slot_card[slot] = -1
 
 
-@njit(**JIT)
+@compiled
 def discard_slot(s, slot):
     """Face-up cards go to the discard pile openly, face-down ones unseen."""
     discard(s, s.slot_card[slot], s.slot_up[slot] > 0)

@@ -1,10 +1,10 @@
 """Setup discards, Phase 1 (dealing the card fields), drawing, the cesura magna, the end of a round."""
 
 import numpy as np
-from numba import njit
 
 from ..data import ATRIUM, LATRINE, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES, PANTHEON
-from ..kernel import JIT, K, shuffle
+from ..jit import compiled
+from ..kernel import K, shuffle
 from ..state import Meta, Status
 from ..tasks import Task
 from .common import discard, discard_all, draw_card, push, reshuffle, say, start_order
@@ -12,7 +12,7 @@ from .events import Ev
 from .scoring import finish
 
 
-@njit(**JIT)
+@compiled
 def mask_discard_down(s, k, m, p, keep):
     """Cards still to pick for a discard down to `keep` cards, then commit."""
     if s.hand[p].sum() - s.build.sum() > keep:
@@ -23,7 +23,7 @@ def mask_discard_down(s, k, m, p, keep):
         m[k[K.A_COMMIT]] = 1
 
 
-@njit(**JIT)
+@compiled
 def apply_discard_down(s, k, ev, action, kind, p, public):
     if action == k[K.A_COMMIT]:
         s.hand[p] -= s.build
@@ -35,7 +35,7 @@ def apply_discard_down(s, k, ev, action, kind, p, public):
         push(s, kind, p)
 
 
-@njit(**JIT)
+@compiled
 def setup_finish(s, k, ev):
     """Shuffle the (face-down) setup discards back into the deck."""
     n = s.meta[Meta.DRAW_N]
@@ -52,7 +52,7 @@ def setup_finish(s, k, ev):
     s.discard_hidden[:] = 0
 
 
-@njit(**JIT)
+@compiled
 def round_start(s, k, ev):
     """Phase 1: fill the card fields in region order."""
     s.meta[Meta.ROUND] += 1
@@ -73,7 +73,7 @@ def round_start(s, k, ev):
         push(s, Task.DEAL, slot)
 
 
-@njit(**JIT)
+@compiled
 def deal(s, k, ev, slot, retry):
     card = draw_card(s, k, ev, Task.DEAL, slot, 0, retry)
     if card >= 0:
@@ -81,7 +81,7 @@ def deal(s, k, ev, slot, retry):
         s.slot_up[slot] = slot < k[K.SL + LATRINE]  # Thermae and Forum face up, the rest face down
 
 
-@njit(**JIT)
+@compiled
 def draw(s, k, ev, p, retry):
     card = draw_card(s, k, ev, Task.DRAW, p, 0, retry)
     if card >= 0:
@@ -89,7 +89,7 @@ def draw(s, k, ev, p, retry):
         say(k, ev, Ev.DRAW, p)
 
 
-@njit(**JIT)
+@compiled
 def cesura_sets(s, k, ev):
     """Displayed sets lose their lowest cards, at most two and never below the minimum set
     (rulebook: sets of 4+ lose two, 3-card sets one); then reshuffle."""
@@ -106,7 +106,7 @@ def cesura_sets(s, k, ev):
     reshuffle(s, k, ev)
 
 
-@njit(**JIT)
+@compiled
 def round_end(s, k, ev):
     """Pass the starting player coin; end after a declaration or at the round limit."""
     declared = False

@@ -4,16 +4,16 @@
 """
 
 import numpy as np
-from numba import njit
 
 from ..data import NUM_OBJECTIVES, Objective
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, SCROLL, TILE, TRIBUNE, Meta, Status
 from .common import say, start_order
 from .events import Ev
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def objective(res, k, temp_favor, p, i):
     """Whether a player (resources `res`) meets objective i of OBJECTIVES."""
     if i == Objective.TRIBUNE:
@@ -29,7 +29,7 @@ def objective(res, k, temp_favor, p, i):
     return res[MARKERS] >= k[K.V_MARKERS]
 
 
-@njit(**JIT)
+@compiled
 def meets_victory(s, k, p):
     """Whether p now meets the victory card (in the point-value variant, the marker goal)."""
     res = s.res[p]
@@ -43,7 +43,7 @@ def meets_victory(s, k, p):
     return met >= k[K.V_NEED] and (obligatory < 0 or objective(res, k, temp_favor, p, obligatory))
 
 
-@njit(**JIT)
+@compiled
 def check_declarations(s, k, ev):
     """Record, in order, each player who now meets the victory card (or the marker goal).
 
@@ -59,7 +59,7 @@ def check_declarations(s, k, ev):
             say(k, ev, Ev.DECLARE, p)
 
 
-@njit(**JIT)
+@compiled
 def points(k, tile, eternal, temporary, legions, laurels, denarii, markers, first):
     """Points of the scoring table (rulebook, "The End of Play"), the first declarer's 2 included.
 
@@ -72,7 +72,7 @@ def points(k, tile, eternal, temporary, legions, laurels, denarii, markers, firs
     return total
 
 
-@njit(**JIT)
+@compiled
 def scores(s, k):
     """Points of each seat now."""
     out = np.zeros(k[K.N], dtype=np.int64)
@@ -92,7 +92,7 @@ def scores(s, k):
     return out
 
 
-@njit(**JIT)
+@compiled
 def finish(s, k, ev):
     """End of the round in which someone declared: the highest score among declarers wins.
 

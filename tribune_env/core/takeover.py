@@ -3,10 +3,9 @@
 ``rivals`` and ``takes_over`` are the rule of strength, which the engine's masks and the agents share.
 """
 
-from numba import njit
-
 from ..data import NUM_FACTIONS, NUM_VALUES, VESTALS
-from ..kernel import JIT, K
+from ..jit import compiled
+from ..kernel import K
 from ..state import LAURELS, Meta
 from ..tasks import Task
 from .common import discard, discard_set, gain_marker, lose_control_of_vestals, push, say, value_sum
@@ -15,7 +14,7 @@ from .events import Ev
 V = NUM_VALUES
 
 
-@njit(**JIT)
+@compiled
 def phase4(s):
     """Followers leave the regions; take-overs follow in board order."""
     s.space_owner[:] = -1
@@ -25,7 +24,7 @@ def phase4(s):
         push(s, Task.TAKEOVER, f)
 
 
-@njit(**JIT)
+@compiled
 def takeover(s, f):
     """Space "2" plays first; "1" may then beat both the controller and "2" (rulebook)."""
     first, second = s.field_owner[f, 0], s.field_owner[f, 1]
@@ -36,13 +35,13 @@ def takeover(s, f):
         push(s, Task.TAKEOVER_SET, second, f, 2)
 
 
-@njit(**JIT)
+@compiled
 def beats(count, total, rival_count, rival_total):
     """A set beats another with more cards or a higher sum of values."""
     return count > rival_count or total > rival_total
 
 
-@njit(**JIT)
+@compiled
 def rivals(s, f, role):
     """(count, sum) of the sets a take-over of f from field space `role` must beat: the
     controller's, and from space "1" the set of "2"; (-1, -1) where there is none."""
@@ -56,7 +55,7 @@ def rivals(s, f, role):
     )
 
 
-@njit(**JIT)
+@compiled
 def takes_over(k, count, total, rival):
     """Whether `count` cards summing `total` win against `rival` (see ``rivals``): a set has at
     least ``min_set`` cards and beats every rival set."""
@@ -67,7 +66,7 @@ def takes_over(k, count, total, rival):
     )
 
 
-@njit(**JIT)
+@compiled
 def mask_takeover(s, k, m, p, f, role):
     """Add cards of the faction while a winning set can still be made; commit a winning set."""
     f0 = f * V
@@ -81,7 +80,7 @@ def mask_takeover(s, k, m, p, f, role):
     m[k[K.A_DECLINE]] = 1
 
 
-@njit(**JIT)
+@compiled
 def takeover_set(s, k, ev, action, p, f, role):
     f0 = f * V
     if action != k[K.A_COMMIT] and action != k[K.A_DECLINE]:
@@ -107,7 +106,7 @@ def takeover_set(s, k, ev, action, p, f, role):
         s.meta[Meta.CHALLENGER] = -1
 
 
-@njit(**JIT)
+@compiled
 def take_over(s, k, ev, f, p, played):
     """p displays `played` and controls f; the beaten set is discarded."""
     old = s.controller[f]
@@ -124,13 +123,13 @@ def take_over(s, k, ev, f, p, played):
     push(s, Task.TAKEOVER_BENEFIT, p, f)
 
 
-@njit(**JIT)
+@compiled
 def mask_penalty(s, k, m, f):
     for v in range(V):
         m[k[K.A_DISCARD] + f * V + v] = s.challenger[v] > 0
 
 
-@njit(**JIT)
+@compiled
 def penalty(s, k, action, p, f):
     """The beaten "2" player takes its set back, less one card of its choice."""
     code = action - k[K.A_DISCARD]
@@ -141,7 +140,7 @@ def penalty(s, k, action, p, f):
     s.meta[Meta.CHALLENGER] = -1
 
 
-@njit(**JIT)
+@compiled
 def marker_laurel(s, k, ev, p, f):
     gain_marker(s, k, ev, p, f)
     if s.first_laurel[f]:

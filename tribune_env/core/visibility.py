@@ -5,13 +5,13 @@ functions say, so they cannot disagree.
 """
 
 import numpy as np
-from numba import njit
 
 from ..data import MARS, PANTHEON
-from ..kernel import JIT, K, views
+from ..jit import compiled, entry
+from ..kernel import K, views
 
 
-@njit(inline="always", **JIT)
+@entry(inline="always")
 def sees_slot(k, slot_up, pantheon_seen, p, slot):
     """Whether p sees the card on `slot`: face up, or the Pantheon card p looked at on placing.
 
@@ -21,7 +21,7 @@ def sees_slot(k, slot_up, pantheon_seen, p, slot):
     return slot_up[slot] > 0 or (slot == k[K.SL + PANTHEON] and pantheon_seen[p] > 0)
 
 
-@njit(**JIT)
+@entry
 def hidden_slots(buf, k, p):
     """The card slots holding a card that p cannot see (to re-deal them)."""
     s = views(buf, k)
@@ -31,19 +31,19 @@ def hidden_slots(buf, k, p):
     return np.flatnonzero(out)
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def laid_pair(mars_pairs, i):
     """Whether a pair lies face down on Field of Mars space i (from its laying to the region's evaluation)."""
     return mars_pairs[i].sum() == 2
 
 
-@njit(inline="always", **JIT)
+@compiled(inline="always")
 def sees_pair(k, space_owner, p, i):
     """Whether p sees the pair on Field of Mars space i: only the player who laid it does."""
     return space_owner[k[K.SP + MARS] + i] == p
 
 
-@njit(**JIT)
+@entry
 def hidden_pairs(buf, k, p):
     """The Field of Mars spaces whose pair p cannot see (to re-deal them)."""
     s = views(buf, k)
