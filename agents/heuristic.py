@@ -598,7 +598,7 @@ def decide_chariot_place(r):
 
 
 # ---------------------------------------------------------------- one-step lookahead
-@compiled
+@compiled(inline="always")  # into choose: a function of its own would compile the whole engine once more
 def decide_by_lookahead(r, buf, legal):
     """The action after which the evaluation of the (determinised) game is best."""
     events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)

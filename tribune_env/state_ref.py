@@ -8,7 +8,10 @@ on the stack of the entry point that built them, and hands on a :class:`StateRef
 pointer whose attributes read like the namedtuple's (``s.res``, ``s.hand``).
 
 The views live as long as the entry point's call, which outlives every handler it calls;
-a ``StateRef`` is only ever passed down, never returned or kept.
+a ``StateRef`` is only ever passed down, never returned or kept. Numba counts no reference
+through it, so it may only point at views that own nothing: the state's views borrow the
+buffer that the entry point's Python caller holds (:func:`tribune_env.kernel.views`, its
+one user). A tuple holding arrays numba allocated would be freed under it.
 """
 
 from numba.core import cgutils, types
@@ -33,7 +36,7 @@ class _StateRefModel(models.PrimitiveModel):
 
 @intrinsic
 def borrow(typingctx, views):
-    """A StateRef to `views`, stored on the stack of the function that calls this."""
+    """A StateRef to `views` (arrays that own no memory), stored on the stack of the function that calls this."""
 
     def codegen(context, builder, signature, args):
         model = context.data_model_manager[views]

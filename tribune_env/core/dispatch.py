@@ -23,7 +23,7 @@ from .events import Ev
 from .scoring import check_declarations, meets_victory, objective, scores
 
 
-@compiled
+@compiled(inline="always")
 def run_auto(s, k, ev, kind, a, b, c):
     if kind == Task.ROUND_START:
         ro.round_start(s, k, ev)
@@ -89,7 +89,7 @@ def run_auto(s, k, ev, kind, a, b, c):
         ro.setup_finish(s, k, ev)
 
 
-@compiled
+@compiled(inline="always")
 def fill_mask(s, k, m, kind, p, b, c):
     """Write the legal actions of decision (kind, p, b, c) into the zeroed mask m."""
     if kind == Task.PLACE:
@@ -134,7 +134,7 @@ def fill_mask(s, k, m, kind, p, b, c):
         ch.mask_chariot(s, k, m, p)
 
 
-@compiled
+@compiled(inline="always")
 def apply(s, k, ev, action, kind, p, b, c):
     if kind == Task.PLACE:
         pl.place(s, k, ev, action, p)
@@ -178,7 +178,7 @@ def apply(s, k, ev, action, kind, p, b, c):
         ch.chariot_place(s, k, ev, action, p)
 
 
-@compiled
+@compiled(inline="always")
 def mask_of_top(s, k, m):
     """Fill m for the decision on top of the stack; return (legal count, last legal action)."""
     m[:] = 0
@@ -228,9 +228,11 @@ def step(buf, k, ev, m, action):
     (its mask left in m) or the end. With RUN (-1) nothing is applied first: the engine just
     runs from the current task stack (after setup, loading or a hand edit).
 
-    This is the engine's one entry point for play, written as one loop rather than a chain
-    of calls: numba optimises and compiles afresh everything a compiled function calls, so
-    every extra level over the whole engine would add its compile again to the first start.
+    This is the engine's one entry point for play, written as one loop, with the task
+    tables (``run_auto``, ``apply``, ``mask_of_top``, ``fill_mask``) inlined into it: numba
+    optimises and compiles afresh everything a compiled function calls, so every level
+    over the whole engine that is a function of its own adds that compile again to the
+    first start (``docs/architecture.md``, "Start-up").
     """
     s = views(buf, k)
     while s.meta[Meta.STATUS] == Status.RUNNING:
