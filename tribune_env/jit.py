@@ -3,8 +3,9 @@
 Each compiled function is one of two kinds, and says so at its decoration:
 
 - :meth:`Compiler.compiled`: a function only compiled code calls (nearly all of them). It
-  gets no Python wrapper (numba writes one per function otherwise, and it was an eighth of
-  the first compile); called from Python it raises ``TypeError`` instead.
+  gets no Python wrapper (numba writes one per function otherwise: 8% of the first
+  compile); called from Python it raises ``TypeError``, where numba alone would jump into
+  machine code that expects no Python caller.
 - :meth:`Compiler.entry`: a function Python calls (``dispatch.step``, ``observe``, the
   heuristic's ``choose``...).
 
