@@ -284,6 +284,12 @@ def _field(buf, o, i):
     return carray(_int32_pointer(buf.ctypes.data + 4 * o[i]), o[i + 1] - o[i])
 
 
+@compiled(inline="always")
+def _rows(buf, o, i, columns):
+    """Field i of the buffer as rows of `columns` entries (how many rows: from the field's size)."""
+    return carray(_int32_pointer(buf.ctypes.data + 4 * o[i]), ((o[i + 1] - o[i]) // columns, columns))
+
+
 S = namedtuple("S", FIELDS)
 
 
@@ -291,14 +297,18 @@ def _views_source() -> str:
     """Source of :func:`state_views`, one line per state field of :func:`tribune_env.state.fields`.
 
     Numba cannot loop over the fields to build a namedtuple, so the function is written
-    out from the declaration: a dimension that changes with the board is -1 in its reshape.
+    out from the declaration. A table's rows may change with the board, not its columns:
+    the row count is computed from the field's size (a ``carray`` of that shape, cheaper to
+    compile than a reshape).
     """
     small, large = fields(1, 1, 1, 1, 1), fields(2, 2, 2, 2, 2)
     lines = []
     for i, name in enumerate(FIELDS):
-        shape = tuple(a if a == b else -1 for a, b in zip(small[name][0], large[name][0]))
-        reshape = f".reshape({shape})" if len(shape) > 1 else ""
-        lines.append(f"        _field(buf, o, {i}){reshape},   # {name}")
+        shape, other = small[name][0], large[name][0]
+        if len(shape) > 2 or shape[1:] != other[1:]:
+            raise ValueError(f"state field {name!r}: a view is a list, or a table of a fixed number of columns")
+        view = f"_rows(buf, o, {i}, {shape[1]})" if len(shape) == 2 else f"_field(buf, o, {i})"
+        lines.append(f"        {view},   # {name}")
     return (
         "def state_views(buf, k):\n"
         '    """The state buffer as named arrays (the namedtuple S of state.FIELDS)."""\n'
@@ -308,7 +318,12 @@ def _views_source() -> str:
 
 
 def _compile_views():
-    namespace = {"__name__": __name__, "S": S, "_field": _field}  # the cache rebuilds it from this module
+    namespace = {
+        "__name__": __name__,
+        "S": S,
+        "_field": _field,
+        "_rows": _rows,
+    }  # the cache rebuilds it from this module
     exec(compile(_views_source(), __file__, "exec"), namespace)
     return compiled(namespace["state_views"])
 
