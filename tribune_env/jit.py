@@ -54,7 +54,7 @@ ENGINE_SOURCES = (
 def plain(argument: types.Type) -> types.Type:
     """The type a function is compiled for when called with `argument`: no literal value, signed integers as int64."""
     argument = types.unliteral(argument)
-    if isinstance(argument, (types.Integer, types.IntEnumMember)) and getattr(argument, "signed", True):
+    if isinstance(argument, types.IntEnumMember) or (isinstance(argument, types.Integer) and argument.signed):
         return types.int64
     return argument
 
