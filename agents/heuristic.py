@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from tribune_env.core import dispatch
+from tribune_env.core import native
 from tribune_env.core.atrium import least_winning_bid
 from tribune_env.core.bids import digit_toward
 from tribune_env.core.common import top_task, value_sum
@@ -120,6 +120,7 @@ class HeuristicAgent(Agent):
         ``act`` calls it on ``view.determinize(rng)``; a search that holds such a sampled world
         (IS-MCTS) can call it directly and spare a determinisation. The game is left unchanged.
         """
+        native.ready()
         return int(choose(*game.handle, game.deck_counts))
 
 
@@ -365,10 +366,11 @@ def pantheon_value(r, hand):
 def mars_value(r, hand, pairs):
     """A laurel (and maybe the bonus) for the cheapest pair not yet promised."""
     costs = pair_costs(r, hand)[0]
-    costs = np.sort(costs[costs < math.inf])
+    costs = costs[costs < math.inf]
     if len(costs) <= pairs:
         return -1.0
-    return gain(r.standing, single_change(LAURELS, MARS_LAURELS)) - costs[pairs]
+    cheapest_free = costs[np.argsort(costs)[pairs]]  # argsort, as reading.best_of sorts: one sort to compile, not two
+    return gain(r.standing, single_change(LAURELS, MARS_LAURELS)) - cheapest_free
 
 
 # ---------------------------------------------------------------- card choices
@@ -598,7 +600,7 @@ def decide_chariot_place(r):
 
 
 # ---------------------------------------------------------------- one-step lookahead
-@compiled(inline="always")  # into choose: a function of its own would compile the whole engine once more
+@compiled(inline="always")  # into choose, its one caller: no library of its own to compile
 def decide_by_lookahead(r, buf, legal):
     """The action after which the evaluation of the (determinised) game is best."""
     events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
@@ -607,7 +609,7 @@ def decide_by_lookahead(r, buf, legal):
     for i in range(len(legal)):
         after = buf.copy()
         events[0, 0] = 0
-        dispatch.step(after, r.k, events, mask, legal[i])
+        native.step(after, r.k, events, mask, legal[i])
         values[i] = evaluate_state(after, r.k, r.me)
     return legal[argmax(values)]
 
@@ -638,6 +640,7 @@ def heuristic_rollout(game, rounds: int, moves: int) -> None:
     is left at the next decision, as if each move had been stepped, except that its log (if
     any) does not record them.
     """
+    native.ready()
     _heuristic_rollout(*game.handle, game.deck_counts, rounds, moves)
 
 
@@ -650,4 +653,4 @@ def _heuristic_rollout(buf, k, m, deck_counts, rounds, moves):
         if s.meta[Meta.STATUS] != Status.RUNNING or s.meta[Meta.ROUND] >= end:
             return
         events[0, 0] = 0
-        dispatch.step(buf, k, events, m, choose(buf, k, m, deck_counts))
+        native.step(buf, k, events, m, choose(buf, k, m, deck_counts))

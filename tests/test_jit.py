@@ -1,7 +1,12 @@
 """How the compiled packages compile: Python entries, compiled-only functions, plain argument types."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
+from numba.core import types
 
 from tribune_env import Game
 from tribune_env.core import common, dispatch
@@ -36,3 +41,65 @@ def test_a_call_from_compiled_code_is_compiled_once_whatever_constant_or_width(c
 
     assert calls(np.array([4], dtype=np.int32)) == 2 * (3 + 4 + 5 + 1)
     assert [str(sig) for sig in double.signatures] == ["(int64,)", "(bool,)"]
+
+
+def test_a_compiled_only_function_is_linked_into_its_callers_without_machine_code_of_its_own(compiler):
+    @compiler.compiled
+    def half(x):
+        if x < 0:
+            raise IndexError("a negative number:", x)  # its value at run time: numba needs the function's environment
+        return x // 2
+
+    @compiler.entry
+    def calls(x):
+        return half(x) + 1
+
+    half.compile((types.int64,))
+    result = half.overloads[(types.int64,)]
+    assert result.library.get_pointer_to_function(result.fndesc.llvm_func_name) == 0  # no machine code
+    assert calls(10) == 6
+    with pytest.raises(IndexError, match="a negative number:.*-3"):
+        calls(-3)
+
+
+LINKED = """
+from tribune_env.jit import Compiler
+
+compiler = Compiler("test", "key")
+
+
+@compiler.compiled
+def half(x):
+    if x < 0:
+        raise IndexError("a negative number:", x)
+    return x // 2
+
+
+@compiler.entry
+def first(x):
+    return half(x) + 1
+
+
+@compiler.entry
+def second(x):
+    return half(x) * 3
+"""
+
+
+def test_a_compiled_only_function_from_the_cache_links_into_a_new_caller(tmp_path):
+    (tmp_path / "linked.py").write_text(LINKED)
+    environment = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+
+    def run(code):
+        done = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert run("import linked; print(linked.first(10))") == ["6"]
+    second = (
+        "import linked, pytest\n"
+        "print(linked.second(10), dict(linked.half.stats.cache_hits))\n"
+        "with pytest.raises(IndexError, match='a negative number:.*-3'):\n"
+        "    linked.second(-3)\n"
+    )
+    assert run(second) == ["15", "{(int64,):", "1}"]  # half loaded from the cache, not compiled again

@@ -5,7 +5,8 @@ Each compiled function is one of two kinds, and says so at its decoration:
 - :meth:`Compiler.compiled`: a function only compiled code calls (nearly all of them). It
   gets no Python wrapper (numba writes one per function otherwise: 8% of the first
   compile); called from Python it raises ``TypeError``, where numba alone would jump into
-  machine code that expects no Python caller.
+  machine code that expects no Python caller. Its code is optimised once and only linked
+  into its callers, never made machine code of its own (:class:`_LinkedLibrary`).
 - :meth:`Compiler.entry`: a function Python calls (``dispatch.step``, ``observe``, the
   heuristic's ``choose``...).
 
@@ -34,8 +35,12 @@ import os
 from pathlib import Path
 
 import numba
-from numba.core import types
+from llvmlite import binding, ir
+from numba.core import compiler, config, types
+from numba.core.codegen import JITCodeLibrary, remove_redundant_nrt_refct
+from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.registry import CPUDispatcher
+from numba.core.typed_passes import AnnotateTypes
 
 OPTIONS = dict(nopython=True, nogil=True, boundscheck=True)  # an index outside its array raises, whatever a state holds
 ENGINE_SOURCES = (
@@ -66,8 +71,80 @@ class _Dispatcher(CPUDispatcher):
         return super().get_call_template(tuple(map(plain, args)), {name: plain(t) for name, t in kws.items()})
 
 
+class _LinkedLibrary(JITCodeLibrary):
+    """The code of a compiled-only function: optimised once, then only linked into its callers.
+
+    Numba treats every function's library as one Python may call: it optimises the
+    function's whole closure twice over (O3, then O3 with the vectorisers) and makes machine
+    code of it. A compiled-only function's code is only ever linked into its callers, and
+    the entry point at the top runs both rounds over all it links, then makes the machine
+    code Python calls. So here one round is enough, and no machine code is made: the
+    machine code Python runs is as fast (``benchmarks/engine_speed.py``), and the first
+    compile 31% shorter (``docs/architecture.md``, "Start-up"). Only the function's
+    environment (a global that numba points at its constants once compiled) goes to the
+    JIT, so that it has an address as before; the cache holds that small object and the IR.
+    """
+
+    def _optimize_final_module(self):
+        """Numba's first round alone (its ``cost="cheap"`` passes), then its reference-count pruning."""
+        passes, builder = self._codegen._module_pass_manager(
+            loop_vectorize=self._codegen._loopvect, slp_vectorize=False, opt=self._codegen._opt_level, cost="cheap"
+        )
+        passes.run(self._final_module, builder)
+        if not config.LLVM_REFPRUNE_PASS:
+            self._final_module = remove_redundant_nrt_refct(self._final_module)
+
+    def _finalize_final_module(self):
+        """Hand the JIT the environments alone, and keep the whole module for the callers to link."""
+        whole = self._final_module
+        self._finalize_dynamic_globals()  # of the whole module: a dynamic global still forbids caching
+        self._final_module = binding.parse_assembly(str(self._environments(whole)))
+        try:
+            super()._finalize_final_module()
+        finally:
+            self._final_module = whole
+
+    def _environments(self, whole):
+        """A module of the environment globals of `whole` alone, declared as numba declares them."""
+        module = self._codegen._create_empty_module(self.name)
+        for variable in whole.global_variables:
+            if variable.name.startswith("_ZN08NumbaEnv"):
+                environment = ir.GlobalVariable(module, ir.IntType(8).as_pointer(), name=variable.name)
+                environment.linkage = "common"
+                environment.initializer = ir.Constant(environment.type.pointee, None)
+        return module
+
+
+@register_pass(mutates_CFG=False, analysis_only=True)
+class _LinkOnly(AnalysisPass):
+    """Give the function a :class:`_LinkedLibrary` before it is lowered."""
+
+    _name = "tribune_link_only"
+
+    def __init__(self):
+        AnalysisPass.__init__(self)
+
+    def run_pass(self, state):
+        state.library = _LinkedLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+        state.library.enable_object_caching()
+        return False
+
+
+class _LinkOnlyCompiler(compiler.CompilerBase):
+    """Numba's nopython pipeline, lowering into a :class:`_LinkedLibrary`."""
+
+    def define_pipelines(self):
+        pipeline = compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pipeline.add_pass_after(_LinkOnly, AnnotateTypes)
+        pipeline.finalize()
+        return [pipeline]
+
+
 class _CompiledOnly(_Dispatcher):
     """A function without a Python wrapper: calling it from Python raises instead of jumping into machine code."""
+
+    def __init__(self, py_func, targetoptions):
+        super().__init__(py_func=py_func, targetoptions=targetoptions, pipeline_class=_LinkOnlyCompiler)
 
     def _compile_for_args(self, *args, **kws):
         raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is called only from compiled code")

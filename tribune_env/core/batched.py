@@ -7,7 +7,7 @@ alone.
 
 from ..jit import entry
 from ..state import Meta, Status
-from .dispatch import step
+from .native import step
 from .observe import observe
 
 

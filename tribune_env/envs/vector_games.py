@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import native
 from ..core.batched import actors, observe_batch, step_batch
 from ..core.events import CAPACITY, WIDTH
 from ..data import MAX_PLAYERS
@@ -90,6 +91,7 @@ class VectorGames:
         2 (truncated at the round limit). The games that ended are in ``finished[i]``.
         """
         actions = self._check(actions)
+        native.ready()
         step_batch(self._buffers, self._params, self._events, self.masks, actions)
         self.decisions += int((actions >= 0).sum())
         rewards = np.zeros((self.num_envs, MAX_PLAYERS), dtype=np.float32)
