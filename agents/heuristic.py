@@ -126,7 +126,11 @@ class HeuristicAgent(Agent):
 
 @entry
 def choose(buf, k, m, deck_counts):
-    """The heuristic's move for the player to act, on a state buffer, its parameters and mask."""
+    """The heuristic's move for the player to act, on a state buffer, its parameters and mask.
+
+    Its lookahead calls the engine's step at its address: from Python, call
+    ``native.ready()`` first (``HeuristicAgent.choose`` does).
+    """
     legal = np.flatnonzero(m)
     if len(legal) == 1:
         return legal[0]

@@ -10,9 +10,17 @@ import numpy as np
 import pytest
 
 from tribune_env import Game
+from tribune_env.jit import Compiler
 from tribune_env.state import Meta
 
 NUM_CARDS = 100
+
+
+@pytest.fixture
+def compiler(tmp_path, monkeypatch):
+    """A compiled package of its own, caching in a fresh directory (so this process compiles what it calls)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    return Compiler("test", "key")
 
 
 def pytest_addoption(parser):

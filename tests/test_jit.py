@@ -1,6 +1,7 @@
 """How the compiled packages compile: Python entries, compiled-only functions, plain argument types."""
 
 import os
+import pickle
 import subprocess
 import sys
 
@@ -10,14 +11,6 @@ from numba.core import types
 
 from tribune_env import Game
 from tribune_env.core import common, dispatch
-from tribune_env.jit import Compiler
-
-
-@pytest.fixture
-def compiler(tmp_path, monkeypatch):
-    """A package of its own, caching in a fresh directory (so this process compiles what it calls)."""
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    return Compiler("test", "key")
 
 
 def test_a_function_only_compiled_code_calls_refuses_a_python_call_by_name():
@@ -28,6 +21,13 @@ def test_a_function_only_compiled_code_calls_refuses_a_python_call_by_name():
     game.handle.mask[:] = 0
     dispatch.legal_mask(*game.handle)  # an entry: Python calls it as ever
     assert legal.any() and (game.legal_mask() == legal).all()
+
+
+def test_a_compiled_only_function_pickled_is_rebuilt_in_another_process():
+    script = "import pickle, sys; f = pickle.load(sys.stdin.buffer); print(type(f).__name__, f.py_func.__qualname__)"
+    done = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(common.top_task), capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().split() == ["_CompiledOnly", "top_task"]
 
 
 def test_a_call_from_compiled_code_is_compiled_once_whatever_constant_or_width(compiler):

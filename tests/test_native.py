@@ -10,13 +10,7 @@ from numba.core.errors import TypingError
 from tribune_env import Game
 from tribune_env.core import dispatch, native
 from tribune_env.core.events import CAPACITY, WIDTH
-from tribune_env.jit import Compiler
-
-
-@pytest.fixture
-def compiler(tmp_path, monkeypatch):
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    return Compiler("test", "key")
+from tribune_env.state import Meta
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -48,16 +42,52 @@ def test_native_step_refuses_arrays_of_other_types_when_compiled(compiler):
         wrong(*game.handle[:2], np.zeros((CAPACITY, WIDTH), dtype=np.int32), game.handle.mask)
 
 
-def test_compiled_code_calling_native_step_before_ready_raises_instead_of_jumping_to_null():
-    script = (
-        "from tribune_env import Game\n"
-        "from agents.heuristic import _heuristic_rollout\n"
-        "game = Game(3, seed=0)\n"
-        "try:\n"
-        "    _heuristic_rollout(*game.handle, game.deck_counts, 1, 5)\n"
-        "except RuntimeError as error:\n"
-        "    print(error)\n"
-    )
+def test_an_exception_in_the_engine_step_comes_back_through_native_step(compiler):
+    @compiler.entry
+    def through_native(buf, k, ev, m, action):
+        native.step(buf, k, ev, m, action)
+
+    native.ready()
+    game = Game(3, seed=0)
+    action = int(np.flatnonzero(game.legal_mask())[0])
+    game.state.meta[Meta.N_TASKS] = 0  # a corrupt state: the engine's stack check raises
+    events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
+    with pytest.raises(IndexError, match="the task stack is empty or overfull"):
+        through_native(*game.handle[:2], events, game.handle.mask, action)
+
+
+ROLLOUT_AFTER = """
+from tribune_env import Game
+from tribune_env.envs import VectorGames
+from tribune_env.player import random_legal
+from agents.heuristic import HeuristicAgent, _heuristic_rollout, heuristic_rollout
+import numpy as np
+game = Game(3, seed=0)
+{first}
+try:
+    _heuristic_rollout(*game.clone().handle, game.deck_counts, 1, 5)  # compiled code calling native.step
+    print("played")
+except RuntimeError as error:
+    print(error)
+"""
+FIRST = {
+    "nothing": "",
+    "HeuristicAgent.choose": "HeuristicAgent(seed=0).choose(game.clone())",
+    "heuristic_rollout": "heuristic_rollout(game.clone(), 1, 5)",
+    "VectorGames.step": "v = VectorGames(2, seed=0, num_players=3); v.step(random_legal(v.masks, np.random.default_rng(0)))",
+}
+
+
+@pytest.mark.parametrize("first", FIRST)
+def test_every_python_door_to_native_step_makes_it_ready_and_compiled_code_before_that_raises(first):
+    """In a fresh process: compiled code reaching native.step before ready() raises, where
+    it would jump to a null address; after any of the Python functions that run such code,
+    it plays."""
+    script = ROLLOUT_AFTER.format(first=FIRST[first])
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert "dispatch.step has no address yet: call tribune_env.core.native.ready() first" in done.stdout
+    said = done.stdout.strip().splitlines()[-1]
+    if first == "nothing":
+        assert said == "dispatch.step has no address yet: call tribune_env.core.native.ready() first"
+    else:
+        assert said == "played"

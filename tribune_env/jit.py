@@ -72,25 +72,31 @@ class _Dispatcher(CPUDispatcher):
 
 
 class _LinkedLibrary(JITCodeLibrary):
-    """The code of a compiled-only function: optimised once, then only linked into its callers.
+    """The code of a compiled-only function: optimised for linking, then only linked into its callers.
 
-    Numba treats every function's library as one Python may call: it optimises the
-    function's whole closure twice over (O3, then O3 with the vectorisers) and makes machine
-    code of it. A compiled-only function's code is only ever linked into its callers, and
-    the entry point at the top runs both rounds over all it links, then makes the machine
-    code Python calls. So here one round is enough, and no machine code is made: the
-    machine code Python runs is as fast (``benchmarks/engine_speed.py``), and the first
-    compile 31% shorter (``docs/architecture.md``, "Start-up"). Only the function's
-    environment (a global that numba points at its constants once compiled) goes to the
-    JIT, so that it has an address as before; the cache holds that small object and the IR.
+    Numba treats every function's library as one Python may call: after the function-level
+    passes, it optimises the function's whole closure as a module twice (a cheap round at
+    -O0 that inlines, so that reference-count pruning sees across calls, then the full -O3
+    round with the loop vectoriser) and makes machine code of it. A compiled-only function's
+    code is only ever linked into its callers, and the entry point at the top runs both
+    rounds over all it links, then makes the machine code Python calls. So here the cheap
+    round is enough, and no machine code is made: the machine code Python runs is as fast
+    (``benchmarks/engine_speed.py``), and the first compile 31% shorter
+    (``docs/architecture.md``, "Start-up"). Only the environments (the globals that numba
+    points at each function's constants once compiled) go to the JIT, so that they have an
+    address as before; the cache holds that small object and the IR.
+
+    No compiled-only function may be recursive: numba resolves a recursive call when it
+    makes machine code, which these libraries never do.
     """
 
     def _optimize_final_module(self):
-        """Numba's first round alone (its ``cost="cheap"`` passes), then its reference-count pruning."""
+        """Numba's cheap round alone (its ``cost="cheap"`` passes), then its reference-count pruning."""
         passes, builder = self._codegen._module_pass_manager(
             loop_vectorize=self._codegen._loopvect, slp_vectorize=False, opt=self._codegen._opt_level, cost="cheap"
         )
-        passes.run(self._final_module, builder)
+        with self._recorded_timings.record("Module passes (cheap optimization for refprune)", builder):
+            passes.run(self._final_module, builder)
         if not config.LLVM_REFPRUNE_PASS:
             self._final_module = remove_redundant_nrt_refct(self._final_module)
 
@@ -121,12 +127,13 @@ class _LinkOnly(AnalysisPass):
 
     _name = "tribune_link_only"
 
-    def __init__(self):
+    def __init__(self):  # numba's passes declare it abstract
         AnalysisPass.__init__(self)
 
     def run_pass(self, state):
-        state.library = _LinkedLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
-        state.library.enable_object_caching()
+        if state.library is None:  # as numba's lowering would make one
+            state.library = _LinkedLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+            state.library.enable_object_caching()
         return False
 
 
@@ -143,8 +150,10 @@ class _LinkOnlyCompiler(compiler.CompilerBase):
 class _CompiledOnly(_Dispatcher):
     """A function without a Python wrapper: calling it from Python raises instead of jumping into machine code."""
 
-    def __init__(self, py_func, targetoptions):
-        super().__init__(py_func=py_func, targetoptions=targetoptions, pipeline_class=_LinkOnlyCompiler)
+    def __init__(self, py_func, locals=None, targetoptions=None, pipeline_class=_LinkOnlyCompiler):
+        super().__init__(
+            py_func, locals, targetoptions, pipeline_class
+        )  # unpickling calls cls(py_func, locals, targetoptions)
 
     def _compile_for_args(self, *args, **kws):
         raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is called only from compiled code")

@@ -31,11 +31,19 @@ binding.add_symbol(_SYMBOL, ctypes.addressof(_ADDRESS))
 
 
 def ready() -> None:
-    """Compile (or load) ``dispatch.step`` for :data:`STEP_TYPES` and publish its address."""
+    """Compile (or load) ``dispatch.step`` for :data:`STEP_TYPES` and publish its address.
+
+    Every Python function that runs compiled code calling :func:`step` calls this first.
+    """
     if not _ADDRESS.value:
         dispatch.step.compile(STEP_TYPES)
         result = dispatch.step.overloads[STEP_TYPES]
-        _ADDRESS.value = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+        address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+        if result.signature != types.none(*STEP_TYPES) or not address:  # step() below passes no room for a result
+            raise RuntimeError(
+                f"dispatch.step compiled as {result.signature} at {address:#x}, not as native.step calls it"
+            )
+        _ADDRESS.value = address
 
 
 @intrinsic
