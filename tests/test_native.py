@@ -13,13 +13,20 @@ from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.state import Meta
 
 
-@pytest.mark.parametrize("players", [2, 5])
-def test_native_step_plays_as_the_engine_step_that_python_calls(compiler, players):
+@pytest.fixture
+def through_native(compiler):
+    """An entry point of a test package whose compiled code calls native.step, made ready."""
+
     @compiler.entry
     def through_native(buf, k, ev, m, action):
         native.step(buf, k, ev, m, action)
 
     native.ready()
+    return through_native
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_native_step_plays_as_the_engine_step_that_python_calls(through_native, players):
     game = Game(players, seed=players)
     buf, k, mask = game.handle
     twin_buf, twin_mask = buf.copy(), mask.copy()
@@ -42,12 +49,7 @@ def test_native_step_refuses_arrays_of_other_types_when_compiled(compiler):
         wrong(*game.handle[:2], np.zeros((CAPACITY, WIDTH), dtype=np.int32), game.handle.mask)
 
 
-def test_an_exception_in_the_engine_step_comes_back_through_native_step(compiler):
-    @compiler.entry
-    def through_native(buf, k, ev, m, action):
-        native.step(buf, k, ev, m, action)
-
-    native.ready()
+def test_an_exception_in_the_engine_step_comes_back_through_native_step(through_native):
     game = Game(3, seed=0)
     action = int(np.flatnonzero(game.legal_mask())[0])
     game.state.meta[Meta.N_TASKS] = 0  # a corrupt state: the engine's stack check raises

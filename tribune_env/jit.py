@@ -150,10 +150,9 @@ class _LinkOnlyCompiler(compiler.CompilerBase):
 class _CompiledOnly(_Dispatcher):
     """A function without a Python wrapper: calling it from Python raises instead of jumping into machine code."""
 
+    # numba's argument order: unpickling rebuilds a dispatcher as cls(py_func, locals, targetoptions)
     def __init__(self, py_func, locals=None, targetoptions=None, pipeline_class=_LinkOnlyCompiler):
-        super().__init__(
-            py_func, locals, targetoptions, pipeline_class
-        )  # unpickling calls cls(py_func, locals, targetoptions)
+        super().__init__(py_func, locals, targetoptions, pipeline_class)
 
     def _compile_for_args(self, *args, **kws):
         raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is called only from compiled code")

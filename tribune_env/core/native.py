@@ -2,8 +2,8 @@
 
 A compiled function that calls ``dispatch.step`` by name gets the whole engine linked into
 its own code, and numba optimises and compiles all of it once more: the heuristic's
-lookahead and rollouts and the vector games' batch step each did, which took a seventh of
-the first start (``docs/architecture.md``, "Start-up"). They call :func:`step` here
+lookahead and rollouts and the vector games' batch step each did, over 2 s of the first
+start each (``docs/architecture.md``, "Start-up", step 7). They call :func:`step` here
 instead: the ``step`` that Python calls, at the address :func:`ready` leaves in a global.
 The address is never a constant of the compiled code, so the cache stays valid in
 another process. Before :func:`ready` the address is null, and a call raises.
