@@ -24,7 +24,7 @@ from tribune_env.errors import ConfigError
 
 from .base import Agent
 
-MAX_BYTES = 100 * 2**20  # a model file, and its members unpacked; the shipped model is 13.4 MB
+MAX_BYTES = 100 * 2**20  # a model file, and its members unpacked; the shipped model is 5.5 MB
 
 # The model files being loaded, outermost first: an advised model builds its advisor, maybe a model, inside.
 _loading: list[Path] = []

@@ -103,3 +103,12 @@ def collect_states(seeds, predicates: dict, per_predicate: int = 3, players=(2, 
                     taken_this_game[name] = 1
             g.step(random_action(g, rng))
     return found
+
+
+def assert_same_determinisations(g, h, p, seeds=range(3)):
+    """Two games that `p` cannot tell apart give `p` the same sampled worlds, field by field and log."""
+    for seed in seeds:
+        a, b = g.determinize(p, np.random.default_rng(seed)), h.determinize(p, np.random.default_rng(seed))
+        differ = [name for name in a.state.arrays if not np.array_equal(a.state.arrays[name], b.state.arrays[name])]
+        assert not differ, f"player_{p}'s determinisation shows a hidden change in {differ}"
+        assert a.log == b.log, f"player_{p}'s determinisation carries a hidden change in its log"

@@ -4,8 +4,9 @@ A player's observation may depend only on what that player can know (clarificati
 "Secrecy and simultaneous acts"): changing anything hidden from it -- other hands, the
 draw pile, face-down discards, face-down board cards it has not seen, sealed bids not yet
 revealed, other players' face-down Field of Mars pairs, another player's set under
-construction -- must leave ``observe(p)`` (and ``render(p)``) exactly unchanged, while
-changing its own hand must change it.
+construction, another player's Catacombs purchase -- must leave ``observe(p)``, its
+table, its rendering, its view of the log and every determinisation for it exactly
+unchanged, while changing its own hand must change it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import random
 
 import numpy as np
 import pytest
-from conftest import NUM_CARDS, collect_states, play, random_action, total_cards
+from conftest import NUM_CARDS, assert_same_determinisations, collect_states, play, random_action, total_cards
 
 from tribune_env import Game, IllegalActionError
 from tribune_env.data import NUM_VALUES, PANTHEON
+from tribune_env.log import seat_log
 from tribune_env.saving import card_counts
 from tribune_env.state import MONEY, Meta
 from tribune_env.tasks import Task
@@ -57,8 +59,8 @@ def examined(g, p) -> bool:
 
 
 def free_cards(g, q):
-    """Card types in q's hand that are not part of the set q is building."""
-    hand = g.state.hand[q].copy()
+    """Card types in q's hand that are neither part of the set q is building nor known to all."""
+    hand = g.state.hand[q] - g.state.known[q]
     if g.current_player == q:
         hand -= g.state.build
     return [int(c) for c in np.flatnonzero(hand > 0)]
@@ -69,7 +71,8 @@ def changed_segments(g, a, b):
 
 
 def assert_invisible_to(g, edit, observers, also_render=True):
-    """Apply `edit` to a clone; each observer's observation, table (and rendering) stay the same."""
+    """Apply `edit` to a clone; each observer's observation, table, log view, determinisations
+    (and rendering) stay the same."""
     h = g.clone()
     edit(h)
     assert not h.state_equals(g), "the edit must change the hidden state"
@@ -80,6 +83,8 @@ def assert_invisible_to(g, edit, observers, also_render=True):
             f"player_{p} observes a hidden change in {changed_segments(g, before, after)}"
         )
         assert g.table(p) == h.table(p), f"player_{p}'s table shows a hidden change"
+        assert seat_log(g, p) == seat_log(h, p), f"player_{p}'s log shows a hidden change"
+        assert_same_determinisations(g, h, p)
         if also_render:
             assert g.render(p) == h.render(p), f"player_{p}'s rendering shows a hidden change"
     return h
@@ -328,36 +333,42 @@ def test_catacombs_purchase_is_hidden_from_an_earlier_examiner():
     for seed in range(120):
         g = Game(3 + seed % 3, seed=seed, log=False)
         rng = np.random.default_rng(seed)
-        looked = set()  # players who chose at an earlier Catacombs space this round
-        purchases = []  # (buyer, card, examiners before it)
+        looks = []  # who examined the pile this round, in order
+        purchases = []  # (look, buyer, card, space)
         while not g.is_over and checked < 3:
             d = g.decision()
             if d[0] != Task.CATACOMBS_CHOICE:
-                looked, purchases = set(), []
+                looks, purchases = [], []
                 g.step(random_action(g, rng))
                 continue
             actor = d[1]
-            for buyer, card, before in purchases:
+            last_look = {q: t for t, q in enumerate([*looks, actor])}
+            for t, buyer, card, space in purchases:
                 others = [int(c) for c in np.flatnonzero(g.state.catacombs) if c != card]
-                observers = [y for y in before if y not in (actor, buyer) and examined(g, y)]
-                if not others or not observers or (buyer == actor and g.state.build[card]):
+                observers = [y for y, at in last_look.items() if at < t and y not in (actor, buyer)]
+                if not others or not observers:
                     continue
                 c_other = others[0]
 
-                def edit(h, buyer=buyer, card=card, c_other=c_other):
+                def edit(h, t=t, buyer=buyer, card=card, space=space, c_other=c_other):
                     h.state.hand[buyer, card] -= 1
                     h.state.hand[buyer, c_other] += 1
                     h.state.catacombs[c_other] -= 1
                     h.state.catacombs[card] += 1
+                    h.state.catacombs_bought[space] = c_other
+                    for q, at in last_look.items():  # who looked since saw the other card left
+                        if at >= t:
+                            h.state.catacombs_seen[q, c_other] -= 1
+                            h.state.catacombs_seen[q, card] += 1
 
                 assert_invisible_to(g, edit, observers, also_render=False)
                 checked += 1
             pile = g.state.catacombs.copy()
             g.step(random_action(g, rng))
             bought = pile - g.state.catacombs
-            if bought.any() and g.phase == 3:
-                purchases.append((actor, int(np.flatnonzero(bought)[0]), set(looked)))
-            looked.add(actor)
+            if bought.any():
+                purchases.append((len(looks), actor, int(np.flatnonzero(bought)[0]), d[2]))
+            looks.append(actor)
         if checked >= 3:
             break
     assert checked >= 1, "no random game had a Catacombs purchase between two other examinations"

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from agents import split_specs
 from agents.human import HumanAgent, Quit, choice, numbered
-from training.arena.play import SeatLog
 from training.cli import main
 from tribune_env import Game, IllegalActionError, PlayerView
+from tribune_env.log import SeatLog
 
 LABELS = ["place follower: Thermae 1", "place follower: Curia 2", "decline"]
 

@@ -153,7 +153,7 @@ def test_the_masked_module_samples_legal_actions_only():
     rng = np.random.default_rng(0)
     masks = (rng.random((64, 400)) < 0.02).astype(np.float32)
     masks[np.arange(64), rng.integers(400, size=64)] = 1.0
-    observations = rng.normal(size=(64, 1274)).astype(np.float32)
+    observations = rng.normal(size=(64, 1659)).astype(np.float32)
     logits = module.forward_exploration(batch_of(observations, masks))[Columns.ACTION_DIST_INPUTS]
     samples = torch.distributions.Categorical(logits=logits).sample((200,)).numpy()
     assert masks[np.arange(64), samples].all()
@@ -165,7 +165,7 @@ def test_the_baseline_module_plays_what_its_mask_allows():
     module = BaselineModule(observation_space=None, action_space=None)
     masks = np.zeros((3, 400), np.float32)
     masks[[0, 1, 2], [7, 250, 399]] = 1.0
-    out = module.forward_exploration(batch_of(np.zeros((3, 1274), np.float32), masks))
+    out = module.forward_exploration(batch_of(np.zeros((3, 1659), np.float32), masks))
     assert out[Columns.ACTIONS].tolist() == [7, 250, 399]
 
 

@@ -122,7 +122,14 @@ class Game:
         """The layout of the state buffer of a game with these numbers (the board's size)."""
         board = Board(data)
         return Layout(
-            fields(board.num_spaces, board.num_slots, data.curia_stacks, data.field_of_mars_spaces, data.deck_size())
+            fields(
+                board.num_spaces,
+                board.num_slots,
+                data.curia_stacks,
+                len(data.catacomb_prices),
+                data.field_of_mars_spaces,
+                data.deck_size(),
+            )
         )
 
     # ----------------------------------------------------------------- configuration

@@ -301,7 +301,7 @@ def _views_source() -> str:
     the row count is computed from the field's size (a ``carray`` of that shape, cheaper to
     compile than a reshape).
     """
-    small, large = fields(1, 1, 1, 1, 1), fields(2, 2, 2, 2, 2)
+    small, large = fields(1, 1, 1, 1, 1, 1), fields(2, 2, 2, 2, 2, 2)
     lines = []
     for i, name in enumerate(FIELDS):
         shape, other = small[name][0], large[name][0]

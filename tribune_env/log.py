@@ -1,10 +1,18 @@
-"""The readable log: events recorded by the compiled engine, put into words."""
+"""The readable log: events recorded by the compiled engine, put into words, and one seat's view of it.
+
+A seat reads the other players' hidden choices (cards taken from the Catacombs, sealed bids,
+setup discards) without the card or amount. Another player's set or pair in the making is
+not told at all, card by card: that it was begun would say the hand could have made it,
+though the player declines. Only its end is told: the take-over, the pair laid, or the
+decline.
+"""
 
 from __future__ import annotations
 
 from .actions import card_name
 from .core.events import Ev
 from .data import FACTIONS, LEADERS
+from .errors import IllegalActionError
 
 REGIONS = ("Thermae", "Forum Romanum")
 
@@ -53,3 +61,43 @@ def describe(game, row) -> str:
         Ev.TRUNCATED: lambda: f"round limit {a} reached: the game is truncated",
     }[Ev(code)]
     return text()
+
+
+HIDDEN = {"take": "takes a card", "bid": "bids"}  # told without the card or amount
+UNTOLD = {"add"}  # not told at all
+
+
+class SeatLog:
+    """The game log as one seat may read it, a stretch at a time."""
+
+    def __init__(self, seat: int):
+        self.seat, self.seen, self.setup = seat, 0, True
+
+    def news(self, game) -> list[str]:
+        """The lines added since the last call."""
+        lines = [self.visible(game, line) for line in game.log[self.seen :]]
+        self.seen = len(game.log)
+        return [line for line in lines if line is not None]
+
+    def visible(self, game, line: str) -> str | None:
+        """One log line as the seat may read it, None if it may not read it at all; lines must
+        come in order (setup discards are told apart from later ones by the first "round " line)."""
+        if line.startswith("round "):
+            self.setup = False
+        who, sep, label = line.partition(": ")
+        if not sep or not who.startswith("player_") or who == f"player_{self.seat}":
+            return line
+        try:
+            kind = game.A.decode(game.A.action(label))[0]
+        except IllegalActionError:  # not an action: "player_2: Veni, vidi, vici!"
+            return line
+        if kind in UNTOLD:
+            return None
+        if kind == "discard" and self.setup:
+            return f"{who} discards a card"
+        return f"{who} {HIDDEN[kind]}" if kind in HIDDEN else line
+
+
+def seat_log(game, seat: int) -> list[str] | None:
+    """The whole log of `game` as `seat` may read it (None for a game that keeps no log)."""
+    return None if game.log is None else SeatLog(seat).news(game)

@@ -93,6 +93,13 @@ SEGMENTS = (
     ("obligatory", ("objectives",), "one-hot obligatory objective"),
     ("point_variant", (1,), "1 in the point-value variant"),
     ("marker_goal", (1,), "markers that end a point-value game"),
+    (
+        "known_hands",
+        ("P", "C"),
+        "seat x card: cards every player saw go into the seat's hand face up (a Thermae, Forum, Latrine or Atrium"
+        " card, a Curia stack, a beaten set taken back) and has not seen leave it; cards leaving face down (a"
+        " Field of Mars pair) lower every count of that hand by their number, as any known card may be among them",
+    ),
 )
 Seg = IntEnum("Seg", [(name, i) for i, (name, _, _) in enumerate(SEGMENTS)])  # compiled code: seg[Seg.hand]
 

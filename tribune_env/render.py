@@ -20,6 +20,8 @@ def _player(p: dict) -> list[str]:
         tag for tag, on in (("start", p["start"]), ("proconsul", p["proconsul"]), ("declared", p["declared"])) if on
     ]
     hand = f"{p['hand_size']} cards" if p["hand"] is None else _cards(p["hand"])
+    if p["hand"] is None and p["known"]:
+        hand += f", known among them: {_cards(p['known'])}"
     return [
         f"player_{p['seat']}{' [' + ', '.join(tags) + ']' if tags else ''}: {p['denarii']} denarii, "
         f"{p['laurels']} laurels, {p['legions']} legions, tile {p['tile'] or '-'}, favor {p['favor'] or '-'}, "

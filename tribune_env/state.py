@@ -52,7 +52,7 @@ NO_TILE, SCROLL, TRIBUNE = 0, 1, 2
 MAX_TASKS = 128
 
 
-def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) -> dict:
+def fields(num_spaces: int, num_slots: int, curia: int, catacomb_spaces: int, mars: int, deck: int) -> dict:
     """Name -> (shape, fill) of every state array, for a board of this size."""
     return {
         "meta": ((len(META),), 0),
@@ -76,6 +76,8 @@ def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) ->
         "catacombs": ((C,), 0),
         "pantheon_seen": ((P,), 0),
         "catacombs_seen": ((P, C), 0),  # the pile as each player last examined it, less its own purchase
+        "catacombs_bought": ((catacomb_spaces,), -1),  # the card bought at each Catacombs space, until the pile goes
+        "known": ((P, C), 0),  # cards every player saw enter a hand face up and not yet seen leaving it
         "bids": ((P,), 0),
         "committed": ((P,), 0),
         "mars_pairs": ((mars, C), 0),
@@ -87,7 +89,7 @@ def fields(num_spaces: int, num_slots: int, curia: int, mars: int, deck: int) ->
     }
 
 
-FIELDS = tuple(fields(1, 1, 1, 1, 1))  # the names, in buffer order
+FIELDS = tuple(fields(1, 1, 1, 1, 1, 1))  # the names, in buffer order
 
 
 class Layout:

@@ -94,6 +94,7 @@ def _player(game, p: int, viewer, decision, scores, met, hidden_pairs) -> dict:
         "objectives": [OBJECTIVES[j] for j in np.flatnonzero(met[p])],
         "hand_size": int(s.hand[p].sum()),
         "hand": cards(s.hand[p]) if sees else None,
+        "known": cards(s.known[p]),  # seen going into the hand face up, by every player
         "followers": int(s.followers[p]),
         "bid": int(s.bids[p]) if sees and bidding else None,
         "committed": bool(s.committed[p]) if bidding else False,

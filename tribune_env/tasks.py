@@ -42,6 +42,7 @@ class Task(IntEnum):
     ROUND_END = 29
     DRAW = 30
     CESURA_SETS = 31
+    RETURN_FOLLOWERS = 32  # a region evaluated: its followers go back to their owners
     # decisions
     SETUP_DISCARD = 50
     CESURA_DISCARD = 51
@@ -81,6 +82,7 @@ ARGS = (
         Task.DRAW: ("player", None, "retry"),
         Task.CURIA: ("stack",),
         Task.CATACOMBS: ("space",),
+        Task.RETURN_FOLLOWERS: ("region",),
         Task.TAKEOVER: ("faction",),
         Task.TAKEOVER_BENEFIT: ("player", "faction"),
         Task.MARKER_LAUREL: ("player", "faction"),

@@ -2,7 +2,7 @@
 
 Everything a match hands to the page goes through :meth:`Match.view`, built from the
 person's seat only: the table as that seat sees it (:mod:`tribune_env.table`), the log as
-it may read it (:class:`training.arena.play.SeatLog`) and its own legal actions. The other
+it may read it (:class:`tribune_env.log.SeatLog`) and its own legal actions. The other
 seats' moves come as frames, one per move the seat may know of, for the page to show one
 after another. The seed, which would tell every card, is given with the record once the
 game is over.
@@ -14,11 +14,11 @@ import threading
 
 from agents import Agent, make_agent
 from tribune_env import FACTIONS, ConfigError, Game, IllegalActionError, PlayerView, TribuneError
+from tribune_env.log import SeatLog
 from tribune_env.tasks import Task
 
 from ..arena import records as saved
 from ..arena.games import ending, reset_agents
-from ..arena.play import SeatLog
 
 
 class AgentError(TribuneError):

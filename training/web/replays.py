@@ -4,7 +4,7 @@ Loading replays the record once, keeping the moves and the state every :data:`CH
 so that memory grows by a few hundred bytes a step; the tables of a chunk are one copy and
 a few steps away. The page fetches them a chunk at a time and steps without waiting. A
 seat's view shows the table as that seat knew it (:mod:`tribune_env.table`) and the log as
-it could read it (:class:`training.arena.play.SeatLog`).
+it could read it (:class:`tribune_env.log.SeatLog`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 
 from tribune_env import StateFormatError
+from tribune_env.log import SeatLog
 
 from ..arena import records as saved
-from ..arena.play import SeatLog
 
 CHUNK = 64  # steps between kept states, and tables in one answer
 

@@ -43,6 +43,7 @@ def catacombs_choice(s, k, ev, action, p, i):
     s.meta[Meta.COLOSSEUM] += price
     s.catacombs[code] -= 1
     s.catacombs_seen[p, code] -= 1  # p knows the pile without the card it took
+    s.catacombs_bought[i] = code  # that p bought is public, what only p knows
     s.hand[p, code] += 1
     say(k, ev, Ev.CATACOMBS, p, price)
 
@@ -52,3 +53,4 @@ def catacombs_end(s):
     discard_all(s, s.catacombs, False)
     s.catacombs[:] = 0
     s.catacombs_seen[:] = 0
+    s.catacombs_bought[:] = -1

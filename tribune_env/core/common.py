@@ -133,10 +133,24 @@ def discard(s, code, public):
 
 
 @compiled(inline="always")
+def seen_leaving(s, p, code, count):
+    """`count` cards `code` leave p's hand face up: a card known there may be among them."""
+    s.known[p, code] = max(0, s.known[p, code] - count)
+
+
+@compiled
+def unseen_leaving(s, p, count):
+    """`count` cards leave p's hand face down: any card known there may be among them."""
+    for code in range(C):
+        seen_leaving(s, p, code, count)
+
+
+@compiled(inline="always")
 def discard_from_hand(s, p, code):
     """A card leaves a hand for the discard pile, face up (Curia, sacrifice, Tigellinus)."""
     s.hand[p, code] -= 1
     s.discard_public[code] += 1
+    seen_leaving(s, p, code, 1)
 
 
 @compiled(inline="always")

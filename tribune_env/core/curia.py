@@ -43,6 +43,7 @@ def curia_choice(s, k, ev, action, p, stack):
     if action != k[K.A_DECLINE]:
         discard_from_hand(s, p, action - k[K.A_DISCARD])
         s.hand[p] += s.curia[stack]
+        s.known[p] += s.curia[stack]  # a face-up stack
         say(k, ev, Ev.CURIA, p, stack, s.curia[stack].sum())
     else:
         discard_all(s, s.curia[stack], True)

@@ -87,6 +87,8 @@ def run_auto(s, k, ev, kind, a, b, c):
         ro.cesura_sets(s, k, ev)
     elif kind == Task.SETUP_FINISH:
         ro.setup_finish(s, k, ev)
+    elif kind == Task.RETURN_FOLLOWERS:
+        rg.return_followers(s, k, a)
 
 
 @compiled(inline="always")

@@ -5,7 +5,7 @@ from ..jit import compiled
 from ..kernel import K
 from ..state import LAURELS
 from ..tasks import Task
-from .common import discard_all, push, say, value_sum
+from .common import discard_all, push, say, unseen_leaving, value_sum
 from .events import Ev
 from .visibility import laid_pair
 
@@ -46,6 +46,7 @@ def mask_mars(s, k, m, p):
 def mars_pair(s, k, action, p, i):
     if action == k[K.A_COMMIT]:
         s.hand[p] -= s.build  # laid face down until every pair is in
+        unseen_leaving(s, p, 2)
         s.mars_pairs[i] = s.build
         s.build[:] = 0
     elif action == k[K.A_DECLINE]:

@@ -47,6 +47,8 @@ def observe(buf, k, seg, template, observer, out):
         out[seg[Seg.has_bid] + i] = s.committed[q]
         out[seg[Seg.hand_size] + i] = s.hand[q].sum()
         out[seg[Seg.declared] + i] = s.declared[q] + 1
+        for c in range(C):
+            out[seg[Seg.known_hands] + i * C + c] = s.known[q, c]
         if i < n:
             for j in range(NUM_OBJECTIVES):
                 out[seg[Seg.objectives] + i * NUM_OBJECTIVES + j] = objective(res, k, s.meta[Meta.TEMP_FAVOR], q, j)

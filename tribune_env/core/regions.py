@@ -4,7 +4,7 @@ Each region has its module, with its deal, evaluation, masks and choices: ``mark
 Forum Romanum), ``latrine``, ``curia``, ``atrium``, ``catacombs``, ``pantheon``, ``mars``.
 """
 
-from ..data import CATACOMBS, PANTHEON
+from ..data import ATRIUM, CATACOMBS, CURIA, FORUM, LATRINE, MARS, PANTHEON, THERMAE
 from ..jit import compiled
 from ..kernel import K
 from ..state import Meta
@@ -14,24 +14,41 @@ from .common import discard, push
 
 @compiled
 def phase3(s, k, ev):
+    """The regions in board order, each one's followers returned as soon as it is evaluated (rulebook)."""
     s.meta[Meta.PHASE] = 3
     push(s, Task.PHASE4)
+    push(s, Task.RETURN_FOLLOWERS, MARS)
     push(s, Task.MARS)
+    push(s, Task.RETURN_FOLLOWERS, PANTHEON)
     push(s, Task.PANTHEON)
+    push(s, Task.RETURN_FOLLOWERS, CATACOMBS)
     push(s, Task.CATACOMBS_END)
     for i in range(k[K.SP + PANTHEON] - k[K.SP + CATACOMBS] - 1, -1, -1):
         push(s, Task.CATACOMBS, i)
+    push(s, Task.RETURN_FOLLOWERS, ATRIUM)
     push(s, Task.ATRIUM)
+    push(s, Task.RETURN_FOLLOWERS, CURIA)
     for stack in range(s.curia.shape[0] - 1, -1, -1):
         push(s, Task.CURIA, stack)
+    push(s, Task.RETURN_FOLLOWERS, LATRINE)
     push(s, Task.LATRINE)
+    push(s, Task.RETURN_FOLLOWERS, FORUM)
     push(s, Task.FORUM)
+    push(s, Task.RETURN_FOLLOWERS, THERMAE)
     push(s, Task.THERMAE)
 
 
 @compiled
+def return_followers(s, k, region):
+    """ "Once a given region has been evaluated, the followers in its follower spaces are returned"."""
+    s.space_owner[k[K.SP + region] : k[K.SP + region + 1]] = -1
+
+
+@compiled
 def take_slot(s, slot, p):
+    """p takes a face-up card: every player saw it go into p's hand."""
     s.hand[p, s.slot_card[slot]] += 1
+    s.known[p, s.slot_card[slot]] += 1
     s.slot_card[slot] = -1
 
 

@@ -7,7 +7,7 @@ from ..jit import compiled
 from ..kernel import K, shuffle
 from ..state import Meta, Status
 from ..tasks import Task
-from .common import discard, discard_all, draw_card, push, reshuffle, say, start_order
+from .common import discard, discard_all, draw_card, push, reshuffle, say, seen_leaving, start_order, unseen_leaving
 from .events import Ev
 from .scoring import finish
 
@@ -28,6 +28,11 @@ def apply_discard_down(s, k, ev, action, kind, p, public):
     if action == k[K.A_COMMIT]:
         s.hand[p] -= s.build
         discard_all(s, s.build, public)
+        if public:
+            for c in range(NUM_CARD_TYPES):
+                seen_leaving(s, p, c, s.build[c])
+        else:
+            unseen_leaving(s, p, s.build.sum())
         say(k, ev, Ev.DISCARDS, p, s.build.sum())
         s.build[:] = 0
     else:

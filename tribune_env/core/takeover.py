@@ -8,7 +8,7 @@ from ..jit import compiled
 from ..kernel import K
 from ..state import LAURELS, Meta
 from ..tasks import Task
-from .common import discard, discard_set, gain_marker, lose_control_of_vestals, push, say, value_sum
+from .common import discard, discard_set, gain_marker, lose_control_of_vestals, push, say, seen_leaving, value_sum
 from .events import Ev
 
 V = NUM_VALUES
@@ -16,8 +16,7 @@ V = NUM_VALUES
 
 @compiled
 def phase4(s):
-    """Followers leave the regions; take-overs follow in board order."""
-    s.space_owner[:] = -1
+    """Take-overs in board order (the regions' followers went back as each was evaluated)."""
     s.meta[Meta.PHASE] = 4
     push(s, Task.PHASE5)
     for f in range(NUM_FACTIONS - 1, -1, -1):
@@ -92,6 +91,8 @@ def takeover_set(s, k, ev, action, p, f, role):
     challenger = s.meta[Meta.CHALLENGER]
     if action == k[K.A_COMMIT]:
         s.hand[p, f0 : f0 + V] -= played
+        for v in range(V):
+            seen_leaving(s, p, f0 + v, played[v])
         if role == 2:
             s.challenger[:] = played
             s.meta[Meta.CHALLENGER] = p
@@ -136,6 +137,7 @@ def penalty(s, k, action, p, f):
     s.challenger[code % V] -= 1
     discard(s, code, True)
     s.hand[p, f * V : (f + 1) * V] += s.challenger
+    s.known[p, f * V : (f + 1) * V] += s.challenger  # the set was on the table
     s.challenger[:] = 0
     s.meta[Meta.CHALLENGER] = -1
 

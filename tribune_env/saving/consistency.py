@@ -16,6 +16,7 @@ from ..data import (
     PATRICIANS,
     PLEBEIANS,
     PRAETORIANS,
+    REGIONS,
     SENATORS,
     VESTALS,
 )
@@ -224,6 +225,8 @@ def check_setup(g):
         "catacombs",
         "pantheon_seen",
         "catacombs_seen",
+        "catacombs_bought",
+        "known",
         "bids",
         "committed",
         "mars_pairs",
@@ -327,12 +330,24 @@ def check_factions(g):
         fail("meta proconsul is set, but nobody has ever controlled the Patricians")
 
 
+def returned(g) -> set:
+    """The regions whose followers went back (Phase 3 evaluated them; every region after it)."""
+    if g.phase != 3:
+        return set(range(len(REGIONS))) if g.phase > 3 else set()
+    pending = {r[1] for r in pending_tasks(g, Task.RETURN_FOLLOWERS)}
+    return set(range(len(REGIONS))) - pending
+
+
 def check_spaces(g):
-    """Region followers: only in Phases 2-3; pooled regions fill in order; Atrium and Pantheon rules."""
+    """Region followers: only in Phases 2-3, until their region is evaluated; pooled regions
+    fill in order; Atrium and Pantheon rules."""
     owners = g.state.space_owner
     if g.phase not in (2, 3):
         if (owners >= 0).any():
             fail(f"a follower on a region space (space_owner) in phase {g.phase}")
+    for region in returned(g):
+        if (owners[g.board.spaces[REGIONS[region]]] >= 0).any():
+            fail(f"a follower on the {REGIONS[region]} (space_owner) after the region was evaluated")
     for region in ("Atrium Auctionorum", "Pantheon", "Field of Mars"):
         row = owners[g.board.spaces[region]]
         taken = row >= 0
@@ -348,14 +363,16 @@ def check_spaces(g):
 
 
 def check_followers(g):
-    """Phases 2-3: each player's followers placed plus those left are its allotment; none left after."""
+    """Phases 2-3: each player's followers placed plus those left are its allotment (less
+    those returned from evaluated regions); none left after."""
     if g.phase != 2 and g.state.followers.any():
         fail(f"followers left to place (followers) in phase {g.phase}")
     if g.phase in (2, 3):
         owners = g.state.space_owner.tolist() + g.state.field_owner.ravel().tolist()
         for p in range(g.n):
             allot = _allotment(g, p)
-            if owners.count(p) + g.state.coin_bowl[p] + g.state.followers[p] != allot:
+            placed = owners.count(p) + g.state.coin_bowl[p] + g.state.followers[p]
+            if placed > allot or (not returned(g) and placed != allot):
                 fail(f"player_{p}: followers placed and left (followers) do not add up to {allot}")
     if g.state.coin_bowl.sum() != g.state.meta[Meta.COIN_BOWL_USED]:
         fail("meta coin_bowl_used disagrees with the followers on the coin bowl")
@@ -480,6 +497,16 @@ def check_piles(g):
         fail("the Catacombs pile (catacombs) holds more cards than are dealt there")
     if catacombs_done and (g.state.catacombs.any() or g.state.catacombs_seen.any()):
         fail(f"cards in the Catacombs (catacombs, catacombs_seen) in phase {phase}, after they were resolved")
+    for i, card in enumerate(g.state.catacombs_bought.tolist()):
+        buyer = space_owner(g, "Catacombs", i)
+        if card >= 0 and (
+            catacombs_done
+            or _has(g, Task.CATACOMBS, i)
+            or _has(g, Task.CATACOMBS_CHOICE, i, at=2)
+            or buyer < 0
+            or not g.state.hand[buyer, card]
+        ):
+            fail(f"a Catacombs purchase at space {i} (catacombs_bought) that nobody there can have made")
     for p in range(g.n):
         seen = g.state.catacombs_seen[p]
         if seen.any() and (
@@ -682,6 +709,13 @@ def card_counts(g) -> np.ndarray:
     return total
 
 
+def check_known(g):
+    """Cards known to be in a hand are in it."""
+    for p in range(g.n):
+        if (g.state.known[p] > g.state.hand[p]).any():
+            fail(f"player_{p} is known to hold cards (known) that its hand does not hold")
+
+
 def check_cards(g):
     """All the deck's cards, each exactly where the arrays say, none twice or lost."""
     counts = card_counts(g)
@@ -726,6 +760,7 @@ CONSISTENCY = (
     check_build,
     check_challenger,
     check_actors,
+    check_known,
     check_cards,
     check_legal_action,
 )  # in this order: later checks rely on earlier ones (the stack first)

@@ -8,7 +8,7 @@ from ..state import MAX_TASKS
 from ..tasks import Task
 
 FORMAT = "tribune-state"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 # Text. A saved game with its log grows by about 3,000 characters a round (150,000 for a
 # 50-round game), so even a game played to MAX_ROUND_LIMIT fits in MAX_TEXT. The format

@@ -5,7 +5,25 @@ from __future__ import annotations
 import itertools
 
 from ..core.bids import bid_digits
-from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, PATRICIANS, PLEBEIANS, PRAETORIANS, SENATORS, VESTALS
+from ..data import (
+    ATRIUM,
+    CATACOMBS,
+    CURIA,
+    FORUM,
+    GLADIATORS,
+    LATRINE,
+    LEGATES,
+    MARS,
+    NUM_FACTIONS,
+    PANTHEON,
+    PATRICIANS,
+    PLEBEIANS,
+    PRAETORIANS,
+    REGIONS,
+    SENATORS,
+    THERMAE,
+    VESTALS,
+)
 from ..state import ETERNAL, Meta
 from ..tasks import FIRST_DECISION, Task
 from .limits import ANY, BASE_PHASE, BIDS, MAX_AMOUNT, ROOT, fail
@@ -35,6 +53,7 @@ def _task_args(game) -> dict:
             Task.DRAW: (seat, zero, retry),
             Task.CURIA: (stack, zero, zero),
             Task.CATACOMBS: (catacomb, zero, zero),
+            Task.RETURN_FOLLOWERS: (range(len(REGIONS)), zero, zero),
             Task.TAKEOVER: (faction, zero, zero),
             Task.FACTION_BENEFIT: (faction, zero, zero),
             Task.TAKEOVER_BENEFIT: (seat, faction, zero),
@@ -130,17 +149,26 @@ def pushed_by(g, task) -> list:
             (P(T.PHASE3), P(T.ATRIUM_FLIP, a)),
         ]
     if kind == T.PHASE3:
+        back = [P(T.RETURN_FOLLOWERS, r) for r in range(len(REGIONS))]
         return [
             (
                 P(T.PHASE4),
+                back[MARS],
                 P(T.MARS),
+                back[PANTHEON],
                 P(T.PANTHEON),
+                back[CATACOMBS],
                 P(T.CATACOMBS_END),
                 *(P(T.CATACOMBS, i) for i in reversed(range(len(d.catacomb_prices)))),
+                back[ATRIUM],
                 P(T.ATRIUM),
+                back[CURIA],
                 *(P(T.CURIA, s) for s in reversed(range(d.curia_stacks))),
+                back[LATRINE],
                 P(T.LATRINE),
+                back[FORUM],
                 P(T.FORUM),
+                back[THERMAE],
                 P(T.THERMAE),
             )
         ]

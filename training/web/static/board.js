@@ -224,6 +224,10 @@ function player(p, table, cat, names, viewer) {
   const hand = el("div", "hand");
   hand.append(el("small", "hand-size", `hand: ${p.hand_size} card(s)`));
   if (p.hand) hand.append(cards(p.hand, cat, "hand"));
+  else if (p.known.length) {
+    hand.append(el("small", "known", "known among them:"));
+    hand.append(cards(p.known, cat, "known"));
+  }
   box.append(hand);
   if (p.pairs.length) {
     const pairs = el("div", "mars-pairs");
