@@ -19,7 +19,6 @@ from conftest import NUM_CARDS, assert_same_determinisations, collect_states, pl
 
 from tribune_env import Game, IllegalActionError
 from tribune_env.data import NUM_VALUES, PANTHEON
-from tribune_env.log import seat_log
 from tribune_env.saving import card_counts
 from tribune_env.state import MONEY, Meta
 from tribune_env.tasks import Task
@@ -83,7 +82,7 @@ def assert_invisible_to(g, edit, observers, also_render=True):
             f"player_{p} observes a hidden change in {changed_segments(g, before, after)}"
         )
         assert g.table(p) == h.table(p), f"player_{p}'s table shows a hidden change"
-        assert seat_log(g, p) == seat_log(h, p), f"player_{p}'s log shows a hidden change"
+        assert g.seat_log(p) == h.seat_log(p), f"player_{p}'s log shows a hidden change"
         assert_same_determinisations(g, h, p)
         if also_render:
             assert g.render(p) == h.render(p), f"player_{p}'s rendering shows a hidden change"

@@ -15,7 +15,6 @@ from conftest import assert_same_determinisations, collect_states, random_action
 
 from tribune_env import Game, IllegalActionError
 from tribune_env.data import NUM_CARD_TYPES, REGIONS
-from tribune_env.log import seat_log
 from tribune_env.saving import card_counts
 from tribune_env.tasks import Task
 
@@ -64,7 +63,7 @@ def test_the_log_of_a_determinisation_is_the_seats_view(states):
     for k, g in enumerate(states):
         for p in range(g.n):
             d = g.determinize(p, np.random.default_rng(k))
-            assert d.log == seat_log(g, p)
+            assert d.log == g.seat_log(p)
             assert not [line for line, _ in _hidden_lines(d, d.log, p)]
 
 
@@ -106,7 +105,7 @@ def test_another_seats_hidden_choices_in_the_log_are_invisible(states):
             for i, line, kind in _hidden_line_edits(g, p):
                 h = g.clone()
                 h.log[i] = line
-                assert seat_log(h, p) == seat_log(g, p)
+                assert h.seat_log(p) == g.seat_log(p)
                 assert_same_determinisations(g, h, p, seeds=range(1))
                 edited.add(kind)
     assert edited >= {"bid", "take", "add", "discard"}

@@ -9,7 +9,7 @@ knows: the cards every player saw go into a hand stay in it (``known``), the Cat
 cards the player examined are the pile and the later buyers' purchases, and each other
 examiner remembers the pile as it stood in this world. Everything the player's
 observation shows is kept, so ``observe(player)`` is unchanged; the copy's log is the
-player's own view of the log (:func:`tribune_env.log.seat_log`).
+player's own view of the log (:meth:`Game.seat_log`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from .core.visibility import hidden_pairs as hidden_pairs_of
 from .core.visibility import hidden_slots as hidden_slots_of
 from .data import NUM_CARD_TYPES, NUM_VALUES
 from .kernel import seed_words
-from .log import seat_log
 from .state import MONEY, Meta
 from .tasks import Task
 
@@ -43,7 +42,7 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
 def _sample(game, player, rng):
     """One re-deal of everything hidden from `player`."""
     g = game.clone()
-    g.log = seat_log(game, player)
+    g.log = game.seat_log(player)
     s = g.state
     s.rng[:] = seed_words(rng.integers(2**63))  # the sampled world's future differs too
     others = [q for q in range(g.n) if q != player]

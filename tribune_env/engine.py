@@ -34,7 +34,7 @@ from .data import (
 )
 from .errors import ConfigError, IllegalActionError, as_integer, brief
 from .kernel import below, check_limits, params, seed_words, shuffle
-from .log import describe
+from .log import SeatLog, describe
 from .observation import ObservationLayout
 from .state import MONEY, Layout, Meta, State, Status, fields
 from .tasks import Task
@@ -189,6 +189,7 @@ class Game:
         self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
         self._size = self.A.size
         self.log = [] if log else None
+        self._seat_logs = {}  # seat -> (the log it reads, its SeatLog), read on as the game goes
         self.state = state  # params() reads its layout
         self._bind(state, params(self, log), np.zeros(self.A.size, dtype=np.int8))
 
@@ -387,6 +388,23 @@ class Game:
         """Run the task stack to the next decision, after the state was edited by hand."""
         self._run(dispatch.step, dispatch.RUN)
 
+    def seat_log(self, player: int) -> list[str] | None:
+        """The log as `player` may read it at the table (None for a game that keeps no log).
+
+        Another player's sealed bid, setup discards, Catacombs card and set in the making are
+        told without the card or amount, or not at all (:class:`tribune_env.log.SeatLog`).
+        The seat's reading is kept and carried on, so each call reads only the new lines.
+        """
+        player = self.seat(player)
+        if self.log is None:
+            return None
+        source, reader = self._seat_logs.get(player, (None, None))
+        if source is not self.log:  # none yet, or a log set anew (a load, a determinisation)
+            reader = SeatLog(player)
+            self._seat_logs[player] = (self.log, reader)
+        reader.news(self)
+        return list(reader.lines)
+
     def say(self, message: str):
         if self.log is not None:
             self.log.append(message)
@@ -397,6 +415,7 @@ class Game:
         other = copy.copy(self)  # the configuration is shared, never changed
         other._events = np.zeros_like(self._events)
         other.log = None if self.log is None else list(self.log)
+        other._seat_logs = {}
         other._bind(self.state.clone(), self._params, self._mask.copy())
         return other
 

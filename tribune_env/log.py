@@ -68,16 +68,19 @@ UNTOLD = {"add"}  # not told at all
 
 
 class SeatLog:
-    """The game log as one seat may read it, a stretch at a time."""
+    """The game log as one seat may read it, a stretch at a time; ``lines`` holds all it has read."""
 
     def __init__(self, seat: int):
         self.seat, self.seen, self.setup = seat, 0, True
+        self.lines = []
 
     def news(self, game) -> list[str]:
         """The lines added since the last call."""
         lines = [self.visible(game, line) for line in game.log[self.seen :]]
         self.seen = len(game.log)
-        return [line for line in lines if line is not None]
+        news = [line for line in lines if line is not None]
+        self.lines += news
+        return news
 
     def visible(self, game, line: str) -> str | None:
         """One log line as the seat may read it, None if it may not read it at all; lines must
@@ -96,8 +99,3 @@ class SeatLog:
         if kind == "discard" and self.setup:
             return f"{who} discards a card"
         return f"{who} {HIDDEN[kind]}" if kind in HIDDEN else line
-
-
-def seat_log(game, seat: int) -> list[str] | None:
-    """The whole log of `game` as `seat` may read it (None for a game that keeps no log)."""
-    return None if game.log is None else SeatLog(seat).news(game)
