@@ -1,4 +1,4 @@
-"""Self-play training with sb3-contrib's MaskablePPO.
+"""Self-play training with sb3-contrib's MaskablePPO (its pipelined rollouts: :mod:`.learner`).
 
 The learner plays every game of a :class:`~tribune_env.envs.VectorEnv` from one seat; the
 other seats are drawn per game from an :class:`~tribune_env.envs.OpponentPool` of the baseline
@@ -65,7 +65,7 @@ class Trainer(Run):
         )
 
     def _model(self, env):
-        from sb3_contrib import MaskablePPO
+        from .learner import Learner
 
         c = self.config
         settings = {
@@ -80,9 +80,9 @@ class Trainer(Run):
         }
         if self.state["steps"]:  # the checkpoint's network, with the settings as they are now
             check_model_file(self.files.checkpoint)
-            return MaskablePPO.load(self.files.checkpoint, env=env, device="cpu", custom_objects=settings)
+            return Learner.load(self.files.checkpoint, env=env, device="cpu", custom_objects=settings)
         layers = c.layers()
-        model = MaskablePPO(
+        model = Learner(
             "MlpPolicy",
             env,
             **settings,

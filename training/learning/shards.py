@@ -122,14 +122,16 @@ class ShardedVectorEnv(VectorEnv):
             connection.send((command, argument))
 
     def _receive_all(self) -> list:
+        return [self._receive(k) for k in range(len(self._connections))]
+
+    def _receive(self, k: int):
         try:
-            replies = [connection.recv() for connection in self._connections]
+            ok, payload = self._connections[k].recv()
         except (EOFError, ConnectionError):
             raise RuntimeError("a shard's worker process has died; see its error above") from None
-        for ok, payload in replies:
-            if not ok:
-                raise payload
-        return [payload for _, payload in replies]
+        if not ok:
+            raise payload
+        return payload
 
     def _ask_all(self, command: str, argument=None) -> list:
         self._send_all(command, [argument] * len(self._connections))
@@ -170,6 +172,26 @@ class ShardedVectorEnv(VectorEnv):
             np.concatenate([r[2] for r in replies]),
             [info for r in replies for info in r[3]],
         )
+
+    # ----------------------------------------------------------------- one shard at a time
+    @property
+    def shards(self) -> list[slice]:
+        """The rows of each shard's games, in game order."""
+        return [slice(a, b) for a, b in zip(self._bounds[:-1], self._bounds[1:])]
+
+    def step_shard_async(self, k: int, actions) -> None:
+        """Step shard k's games with their actions (rows ``shards[k]``), without waiting.
+
+        A learner can compute the next actions of one shard while the other shards play.
+        """
+        rows = self.shards[k]
+        self._connections[k].send(("step", check_actions(actions, self.action_masks()[rows])))
+
+    def step_shard_wait(self, k: int):
+        """Shard k's (observations, rewards, dones, infos) for its step; its masks are kept."""
+        observations, rewards, dones, infos, masks = self._receive(k)
+        self._masks[self.shards[k]] = masks
+        return observations, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
         if self._masks is None:

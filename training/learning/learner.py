@@ -1,0 +1,100 @@
+"""MaskablePPO whose rollouts keep every core busy: the network decides for one shard of
+games while the others play.
+
+sb3-contrib's MaskablePPO collects a rollout one step of all games at a time: the games
+play (in their worker processes, :class:`~.shards.ShardedVectorEnv`), then the network
+decides for all of them, so the network and the games take turns on the cores, and the
+network's threads fight the workers for them. ``Learner`` steps the shards in turn
+instead: while shard k plays, the network decides for the next shard, on one thread.
+The update, the loss, the advantage estimation and the masked distribution are
+MaskablePPO's own; on one process (a plain VectorEnv) the rollout is MaskablePPO's own
+too, decision for decision. With shards, the network samples each shard's actions in its
+own forward pass, so the same seed draws other actions than one pass over all games
+would (``tests/test_learner.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch as th
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.utils import obs_as_tensor
+
+from .shards import ShardedVectorEnv
+
+
+class Learner(MaskablePPO):
+    """MaskablePPO with pipelined rollouts on a :class:`~.shards.ShardedVectorEnv` (same files, same update)."""
+
+    def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps: int, use_masking: bool = True) -> bool:
+        if not isinstance(env, ShardedVectorEnv) or not use_masking:
+            return super().collect_rollouts(env, callback, rollout_buffer, n_rollout_steps, use_masking)
+        threads = th.get_num_threads()
+        th.set_num_threads(1)  # the workers hold the other cores while the network decides
+        try:
+            return self._collect(env, callback, rollout_buffer, n_rollout_steps)
+        finally:
+            th.set_num_threads(threads)
+
+    def _collect(self, env: ShardedVectorEnv, callback, buffer, n_steps: int) -> bool:
+        self.policy.set_training_mode(False)
+        buffer.reset()
+        callback.on_rollout_start()
+        n, shards = env.num_envs, env.shards
+        # two slots of each step's data: step t in slot t % 2 while step t + 1 is decided in the other
+        obs = np.zeros((2, n, *self._last_obs.shape[1:]), dtype=self._last_obs.dtype)
+        masks = np.zeros((2, n, env.action_space.n), dtype=bool)
+        actions = np.zeros((2, n), dtype=np.int64)
+        values = th.zeros((2, n))
+        log_probs = th.zeros((2, n))
+        starts = np.zeros((2, n), dtype=np.float32)
+        rewards = np.zeros(n, dtype=np.float32)
+        dones = np.zeros(n, dtype=bool)
+        infos = [{}] * n
+        obs[0], masks[0], starts[0] = self._last_obs, env.action_masks(), self._last_episode_starts
+
+        def decide(k, slot, rows):
+            with th.no_grad():
+                a, v, lp = self.policy(obs_as_tensor(obs[slot, rows], self.device), action_masks=masks[slot, rows])
+            actions[slot, rows], values[slot, rows], log_probs[slot, rows] = a.cpu().numpy(), v.flatten(), lp
+            env.step_shard_async(k, actions[slot, rows])
+
+        for k, rows in enumerate(shards):
+            decide(k, 0, rows)
+        for t in range(n_steps):
+            now, later = t % 2, (t + 1) % 2
+            for k, rows in enumerate(shards):
+                obs[later, rows], rewards[rows], dones[rows], infos[rows] = env.step_shard_wait(k)
+                masks[later, rows], starts[later, rows] = env.action_masks()[rows], dones[rows]
+                if t + 1 < n_steps:
+                    decide(k, later, rows)
+            self.num_timesteps += n
+            callback.update_locals({"rewards": rewards, "dones": dones, "infos": infos})
+            if not callback.on_step():
+                return False
+            self._update_info_buffer(infos, dones)
+            self._bootstrap_truncated(rewards, dones, infos)
+            buffer.add(
+                obs[now],
+                actions[now].reshape(-1, 1),
+                rewards,
+                starts[now],
+                values[now],
+                log_probs[now],
+                action_masks=masks[now],
+            )
+        last = n_steps % 2
+        self._last_obs, self._last_episode_starts = obs[last].copy(), dones.copy()
+        with th.no_grad():
+            last_values = self.policy.predict_values(obs_as_tensor(self._last_obs, self.device))
+        buffer.compute_returns_and_advantage(last_values=last_values, dones=dones)
+        callback.on_rollout_end()
+        return True
+
+    def _bootstrap_truncated(self, rewards, dones, infos) -> None:
+        """A game cut at the round limit is worth its final value, as MaskablePPO counts it."""
+        for i in np.flatnonzero(dones):
+            if infos[i].get("TimeLimit.truncated") and infos[i].get("terminal_observation") is not None:
+                with th.no_grad():
+                    terminal = self.policy.obs_to_tensor(infos[i]["terminal_observation"])[0]
+                    rewards[i] += self.gamma * self.policy.predict_values(terminal)[0].item()
