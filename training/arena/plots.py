@@ -43,3 +43,23 @@ def plot(summary: dict, path) -> None:
     for ax in (wins, skill):
         ax.set_xticks(list(x), names, rotation=20, ha="right")
     fig.savefig(path, dpi=120)
+
+
+def ladder_plot(ladder: dict, path) -> None:
+    """Write a PNG with two panels: each agent's win rate against the heuristics, and its rating."""
+    agents = ladder["agents"]
+    names = [a["spec"] if len(a["spec"]) < 28 else a["spec"][:25] + "..." for a in agents]
+    fig = Figure(figsize=(4 + 1.8 * len(agents), 4.5), layout="constrained")
+    wins, rated = fig.subplots(1, 2)
+    win_bars(
+        wins,
+        agents,
+        ladder["parity"],
+        f"{ladder['players']} players: wins against the heuristics, 95% interval",
+        "tab:blue",
+    )
+    rated.bar(range(len(agents)), [a["rating"] or 0 for a in agents], color="tab:orange")
+    rated.set(title="Rating (random 0; Plackett-Luce, 400 log10)", ylabel="rating")
+    for ax in (wins, rated):
+        ax.set_xticks(range(len(agents)), names, rotation=20, ha="right")
+    fig.savefig(path, dpi=120)

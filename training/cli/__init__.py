@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from .arena_commands import play_command, replay_command, tournament_command
+from .arena_commands import ladder_command, play_command, replay_command, tournament_command
 from .learning_commands import evaluate_command, train_command
 from .tool_commands import bench_command, demo_command
 from .web_commands import serve_command
@@ -25,6 +25,7 @@ for command in (
     demo_command,
     bench_command,
     tournament_command,
+    ladder_command,
     play_command,
     replay_command,
     train_command,

@@ -118,6 +118,67 @@ def tournament_command(
 
 
 @loads_models
+@click.command("ladder")
+@click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
+@click.option(
+    "--agents",
+    "specs",
+    default="random,heuristic,ismcts",
+    show_default=True,
+    help="Agent specs on the ladder, comma-separated; each plays against the heuristic in every other seat.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=1000,
+    show_default=True,
+    help="Games per agent, rounded up to whole deals (every seating).",
+)
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--workers", type=WORKERS, help="Processes [default: the number of CPUs].")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default="docs/ladder.md",
+    show_default=True,
+    callback=output(),
+    help="The ladder file: this player count's section is written, the others kept.",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    callback=output(),
+    help="A PNG of the win rates and ratings [default: images/ladder-Np.png beside --out].",
+)
+def ladder_command(players, specs, games, seed, workers, out, plot):
+    """Rate agents on one fixed scale: each against the heuristic in every other seat.
+
+    For each agent: its win rate with a 95% Wilson interval beside parity (1/N), its worst
+    seat, its mean place, and a rating pinned to the random agent (0) and the heuristic.
+    """
+    from agents import split_specs
+
+    from ..arena import ladder, plots
+
+    specs = split_specs(specs)
+    if ladder.ANCHOR not in specs:
+        raise click.UsageError(f"the ladder's ratings are pinned to {ladder.ANCHOR!r}: put it on the ladder")
+    settings = _settings(players, None, False, None)
+    _agents(dict.fromkeys(specs))
+    with usage_errors():
+        result = ladder.play(players, specs, games, seed, settings, workers)
+    out = Path(out)
+    plot = Path(plot) if plot else out.parent / "images" / f"ladder-{players}p.png"
+    plot.parent.mkdir(parents=True, exist_ok=True)
+    plots.ladder_plot(result, plot)
+    command = f"tribune ladder --players {players} --agents {','.join(specs)} --games {games} --seed {seed}"
+    section = ladder.markdown(result, command, os.path.relpath(plot, out.parent))
+    ladder.write(out, section, players)
+    click.echo(section)
+    click.echo(f"wrote {out} and {plot}")
+
+
+@loads_models
 @click.command("play")
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat, from 0.")
