@@ -21,11 +21,12 @@ REGISTRY = {
     "heuristic": ("agents.heuristic", "HeuristicAgent"),
     "ismcts": ("agents.ismcts", "ISMCTSAgent"),
     "model": ("agents.model", "ModelAgent"),
+    "policy": ("agents.policy", "PolicyAgent"),
     "rllib": ("agents.rllib", "RLlibAgent"),
 }
 
 # Agents whose spec is their file: everything after the colon is the path.
-FILE_AGENTS = {"model": ".zip", "rllib": ".pt"}
+FILE_AGENTS = {"model": ".zip", "policy": ".pt", "rllib": ".pt"}
 
 
 def _value(text: str):

@@ -11,6 +11,8 @@ A run lives in one directory (:mod:`.runs`); this trainer's files in it::
     snapshots/step_N.zip  the learner's snapshots in the opponent pool
     best_model.zip        the model that did best against the last evaluation opponent
     model.zip             the model at the end
+    best_policy.pt, policy.pt   the same networks as weights-only policy files (``policy:`` agents;
+                          not for a model trained with advice, which needs its advisor)
     progress*.csv, tensorboard/   stable-baselines3's own log (losses, entropy, ...)
     imitation.csv         the imitation warm start's losses, when there is one
 """
@@ -31,6 +33,8 @@ from . import config as configs
 from . import imitation
 from .runs import Run, append_csv, crossed
 from .shards import ShardedVectorEnv
+
+BEST_POLICY, FINAL_POLICY = "best_policy.pt", "policy.pt"
 
 
 class Trainer(Run):
@@ -188,8 +192,15 @@ class Trainer(Run):
         self.save_state(model.num_timesteps)
 
     def evaluation(self, model) -> list[dict]:
-        """Evaluate the current model (:meth:`Run.evaluate`), and log its win rates to SB3's logger too."""
+        """Evaluate the current model (:meth:`Run.evaluate`), and log its win rates to SB3's logger too.
+
+        The best model is kept as a policy file too (weights only: ``policy:`` agents load it).
+        """
+        from agents.policy import export
+
         rows = self.evaluate(int(model.num_timesteps), model.save)
+        if self.state["best"]["steps"] == int(model.num_timesteps) and not self.config.advisor:
+            export(model, self.files.root / BEST_POLICY)
         for row in rows:
             model.logger.record(f"eval/win_rate_{row['opponent']}", row["win_rate"])
         return rows
@@ -283,6 +294,10 @@ class SelfPlayCallback(BaseCallback):
             self.bar.close()
         t.checkpoint(model)
         model.save(t.files.final)
+        if not t.config.advisor:
+            from agents.policy import export
+
+            export(model, t.files.root / FINAL_POLICY)
 
 
 def train(config: configs.TrainConfig, out, resume: bool = False, progress: bool = True, echo=print) -> dict:

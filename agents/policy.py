@@ -1,0 +1,171 @@
+"""A trained network as an agent from a weights-only file: ``policy:PATH.pt``.
+
+``tribune train`` saves its policies twice: as a MaskablePPO ``.zip`` (pickled objects, for
+resuming) and as a policy file (``.pt``, :func:`export`) holding the network's shape and
+its weights as plain tensors. A policy file is read with ``torch.load(weights_only=True)``,
+which builds tensors, numbers and strings only and runs no code, after its size is
+checked; anything else, or weights that do not fit Tribune's spaces, is a ConfigError
+naming the problem. The agent needs torch alone, not stable-baselines3.
+
+The network is MaskablePPO's ``MlpPolicy``: separate policy and value towers of tanh
+layers, the action logits masked to the legal actions. The agent plays the most probable
+legal action, or samples with its own seeded generator (``deterministic=false``); ``value``
+gives the value head's estimate, for a search that values positions with it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tribune_env import files
+from tribune_env.errors import ConfigError
+
+from .base import Agent
+
+FORMAT, VERSION = "tribune-policy", 1
+MAX_BYTES = 100 * 2**20
+MAX_LAYERS, MAX_WIDTH = 4, 2048
+TOWERS = ("policy_net", "value_net")
+
+
+def export(model, path) -> None:
+    """Write a MaskablePPO model's network as a policy file at `path`."""
+    import torch
+
+    policy = model.policy
+    extractor = policy.mlp_extractor
+    layers = [m.out_features for m in extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    if layers != [m.out_features for m in extractor.value_net if isinstance(m, torch.nn.Linear)]:
+        raise ConfigError("a policy file holds policy and value towers of the same layers")
+    state = {name: t.detach().cpu().clone() for name, t in policy.state_dict().items()}
+    torch.save(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "layers": layers,
+            "observation_size": int(policy.observation_space.shape[0]),
+            "advisor": getattr(model, "advisor", None) or "",
+            "state": state,
+        },
+        path,
+    )
+
+
+class Network:
+    """The policy and value towers of a policy file, in plain torch."""
+
+    def __init__(self, layers: list[int], observation_size: int, actions: int):
+        import torch
+
+        def tower():
+            modules, width = [], observation_size
+            for size in layers:
+                modules += [torch.nn.Linear(width, size), torch.nn.Tanh()]
+                width = size
+            return torch.nn.Sequential(*modules)
+
+        self.modules = torch.nn.ModuleDict(
+            {
+                "mlp_extractor": torch.nn.ModuleDict({"policy_net": tower(), "value_net": tower()}),
+                "action_net": torch.nn.Linear(layers[-1], actions),
+                "value_net": torch.nn.Linear(layers[-1], 1),
+            }
+        )
+        self.modules.eval()
+
+    def load(self, state: dict) -> None:
+        self.modules.load_state_dict(state, strict=True)
+
+    def logits(self, observations):
+        m = self.modules
+        return m["action_net"](m["mlp_extractor"]["policy_net"](observations))
+
+    def values(self, observations):
+        m = self.modules
+        return m["value_net"](m["mlp_extractor"]["value_net"](observations)).flatten()
+
+
+def load_policy(path) -> Network:
+    """The network saved at `path`, checked; ConfigError for anything else."""
+    import torch
+
+    from tribune_env import Game
+
+    if not path or not Path(path).is_file():
+        raise ConfigError(f"no policy file at {path!r}")
+    files.check_size(Path(path).stat().st_size, MAX_BYTES, f"policy file {path}")
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # not a torch file, a corrupt one, or one holding objects beyond tensors
+        raise ConfigError(f"{path} is not a Tribune policy file: {exc}") from None
+    if not isinstance(saved, dict) or saved.get("format") != FORMAT or saved.get("version") != VERSION:
+        raise ConfigError(f"{path} is not a Tribune policy file (format {FORMAT!r}, version {VERSION})")
+    layers, state, advisor = saved.get("layers"), saved.get("state"), saved.get("advisor")
+    if (
+        not isinstance(layers, list)
+        or not 1 <= len(layers) <= MAX_LAYERS
+        or not all(type(n) is int and 1 <= n <= MAX_WIDTH for n in layers)
+    ):
+        raise ConfigError(f"{path}: layers must be 1 to {MAX_LAYERS} sizes of 1 to {MAX_WIDTH}, got {layers!r}")
+    if advisor:
+        raise ConfigError(f"{path} was trained with {advisor!r} advice; a policy file plays from its observation alone")
+    if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
+        raise ConfigError(f"{path}: its weights are not a dict of tensors")
+    game = Game(2, seed=0, log=False)
+    network = Network(layers, game.obs_layout.size, game.A.size)
+    try:
+        network.load(state)
+    except RuntimeError as exc:
+        raise ConfigError(f"{path} does not fit Tribune's spaces: {exc}") from None
+    return network
+
+
+class PolicyAgent(Agent):
+    """Options: ``path`` to the policy file (.pt), ``deterministic`` (default True: the most probable move)."""
+
+    name = "policy"
+
+    def __init__(self, seed=None, path: str | None = None, deterministic: bool = True):
+        super().__init__(seed)
+        self.path = path
+        self.deterministic = deterministic in (True, 1, "true", "True")
+        self.name = f"policy:{Path(path).name}" if path else "policy"
+        self.network = load_policy(path)
+
+    def __getstate__(self):
+        """Pickled as its file path (to reach a worker process), the network loaded again there."""
+        return {k: v for k, v in self.__dict__.items() if k != "network"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.network = load_policy(self.path)
+
+    def act(self, observation, action_mask, view=None) -> int:
+        return int(self.act_batch(observation[None], action_mask[None])[0])
+
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        probs = self.probabilities(observations, action_masks)
+        if self.deterministic:
+            return probs.argmax(axis=1)
+        cumulative = probs.cumsum(axis=1)
+        u = self.rng.random(len(probs)) * cumulative[:, -1]
+        return np.minimum((cumulative <= u[:, None]).sum(axis=1), probs.shape[1] - 1)
+
+    def probabilities(self, observations, action_masks) -> np.ndarray:
+        """The policy's action probabilities, zero off the legal actions."""
+        import torch
+
+        masks = torch.as_tensor(np.asarray(action_masks, dtype=bool))
+        with torch.no_grad():
+            logits = self.network.logits(torch.as_tensor(np.asarray(observations, dtype=np.float32)))
+            probs = torch.softmax(torch.where(masks, logits, -torch.inf).double(), dim=-1)
+        return probs.numpy()
+
+    def value(self, observations) -> np.ndarray:
+        """The value head's estimate of each observation's final reward."""
+        import torch
+
+        with torch.no_grad():
+            return self.network.values(torch.as_tensor(np.asarray(observations, dtype=np.float32))).numpy()

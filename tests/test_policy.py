@@ -1,0 +1,104 @@
+"""Policy files: a trained network saved as weights only, played by a ``policy:`` agent."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from agents.model import ModelAgent  # noqa: E402
+from agents.policy import PolicyAgent, export  # noqa: E402
+from tribune_env import ConfigError, Game, PlayerView  # noqa: E402
+from tribune_env.envs import VectorEnv  # noqa: E402
+
+RAN = []
+
+
+class Exploit:
+    """A pickle that would run code when loaded."""
+
+    def __reduce__(self):
+        return (RAN.append, ("ran",))
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    env = VectorEnv(num_envs=2, num_players=2, opponents="random", seed=0)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=8, batch_size=16, seed=0, device="cpu", policy_kwargs={"net_arch": [16, 8]}
+    )
+    model.learn(16)
+    path = tmp_path_factory.mktemp("models") / "model.zip"
+    model.save(path)
+    return model, path
+
+
+@pytest.fixture(scope="module")
+def policy_file(model, tmp_path_factory):
+    path = tmp_path_factory.mktemp("policies") / "policy.pt"
+    export(model[0], path)
+    return path
+
+
+def test_a_policy_file_plays_as_its_model(model, policy_file):
+    ours, theirs = PolicyAgent(path=str(policy_file)), ModelAgent(path=str(model[1]))
+    game, rng = Game(3, seed=4), np.random.default_rng(4)
+    while not game.is_over:
+        seat = game.current_player
+        obs, mask = game.observe(seat)[None], game.legal_mask()[None]
+        np.testing.assert_allclose(ours.probabilities(obs, mask), theirs.probabilities(obs, mask), atol=1e-6)
+        assert ours.act(obs[0], mask[0]) == theirs.act(obs[0], mask[0])
+        game.step(int(rng.choice(game.legal_actions())))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_a_policy_spec_plays_a_legal_game(policy_file, players, deterministic):
+    agent = make_agent(f"policy:{policy_file}", seed=players)
+    agent.deterministic = deterministic
+    game = Game(players, seed=players)
+    while not game.is_over:
+        seat = game.current_player
+        action = agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat))
+        assert game.legal_mask()[action]
+        game.step(action)
+    assert agent.value(game.observe(0)[None]).shape == (1,)
+
+
+def test_a_policy_agent_travels_by_its_path(policy_file):
+    agent = make_agent(f"policy:{policy_file}")
+    copy = pickle.loads(pickle.dumps(agent))
+    obs, mask = Game(2, seed=1).observe(0)[None], Game(2, seed=1).legal_mask()[None]
+    np.testing.assert_array_equal(copy.probabilities(obs, mask), agent.probabilities(obs, mask))
+
+
+def test_damaged_and_code_carrying_files_are_refused_without_running_anything(policy_file, tmp_path):
+    import torch
+
+    cases = {
+        "truncated.pt": policy_file.read_bytes()[:1000],
+        "text.pt": b"not a policy",
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+    torch.save(
+        {"format": "tribune-policy", "version": 1, "layers": [8], "state": {"x": Exploit()}}, tmp_path / "code.pt"
+    )
+    with open(tmp_path / "pickle.pt", "wb") as f:
+        pickle.dump(Exploit(), f)
+    saved = torch.load(policy_file, weights_only=True)
+    torch.save({**saved, "layers": [16, 9]}, tmp_path / "shape.pt")
+    torch.save({**saved, "version": 2}, tmp_path / "version.pt")
+    torch.save({**saved, "advisor": "heuristic"}, tmp_path / "advised.pt")
+    for path in sorted(tmp_path.iterdir()):
+        with pytest.raises(ConfigError, match=path.name):
+            PolicyAgent(path=str(path))
+    assert RAN == [], "loading a policy file ran code"
+    with pytest.raises(ConfigError, match="no policy file"):
+        PolicyAgent(path=str(tmp_path / "missing.pt"))
