@@ -20,6 +20,7 @@ REGISTRY = {
     "random": ("agents.base", "RandomAgent"),
     "heuristic": ("agents.heuristic", "HeuristicAgent"),
     "ismcts": ("agents.ismcts", "ISMCTSAgent"),
+    "guided": ("agents.ismcts", "GuidedAgent"),
     "model": ("agents.model", "ModelAgent"),
     "policy": ("agents.policy", "PolicyAgent"),
     "rllib": ("agents.rllib", "RLlibAgent"),

@@ -317,7 +317,18 @@ class ISMCTSAgent(Agent):
         return best
 
     def _value(self, game) -> np.ndarray:
-        """Final rewards if the game is over, else a short rollout and the evaluation."""
+        """Final rewards if the game is over, else a short rollout and the estimate of every seat's value."""
+        self._rollout(game)
+        if game.is_over:
+            return final_rewards(game, "win")
+        return self._estimate(game)
+
+    def _estimate(self, game) -> np.ndarray:
+        """Each seat's value of a running game: the position evaluation."""
+        return np.array([evaluate_position(game, p) for p in range(game.n)])
+
+    def _rollout(self, game) -> None:
+        """Play on by the rollout policy to the horizon."""
         rounds, moves = (
             (self.rounds, ROUND_ROLLOUT * self.rounds) if self.horizon == "round" else (game.round_limit, self.rollout)
         )
@@ -329,6 +340,45 @@ class ISMCTSAgent(Agent):
                 if game.is_over or game.round >= end:
                     break
                 game.step(random_action(game.legal_mask(), self.rng))
-        if game.is_over:
-            return final_rewards(game, "win")
-        return np.array([evaluate_position(game, p) for p in range(game.n)])
+
+
+class GuidedAgent(ISMCTSAgent):
+    """IS-MCTS guided by a trained network (a policy file, ``agents/policy.py``): ``guided:net=PATH.pt``.
+
+    At the seat's placements the root searches the network's ``width`` most probable moves
+    and the heuristic's, instead of the heuristic's best; a rolled-out world is valued by the
+    network's value head from each seat's observation (``leaf=network``, the default) or by
+    the mean of that and the position evaluation (``leaf=both``). Its budget is ``iterations``
+    alone (default 48), never time, so every game replays exactly from its seed. Other
+    options as ``ismcts``.
+    """
+
+    name = "guided"
+
+    def __init__(self, seed=None, net: str = "", iterations: int = 48, leaf: str = "network", **options):
+        if "seconds" in options:
+            raise ConfigError("guided: its budget is iterations alone (no seconds), so that games replay exactly")
+        if not net:
+            raise ConfigError("guided needs net=PATH.pt: a policy file (tribune train writes best_policy.pt)")
+        if leaf not in ("network", "both"):
+            raise ConfigError(f"guided: leaf must be 'network' or 'both', got {leaf!r}")
+        super().__init__(seed, iterations=iterations, seconds=0, **options)
+        if not self.iterations:
+            raise ConfigError("guided needs iterations > 0")
+        from .policy import PolicyAgent
+
+        self.network, self.leaf = PolicyAgent(path=net), leaf
+
+    def _root_moves(self, world, legal: np.ndarray, default) -> np.ndarray:
+        if not self.width or len(legal) <= self.width:
+            return legal
+        seat = world.current_player
+        probs = self.network.probabilities(world.observe(seat)[None], world.legal_mask()[None])[0]
+        best = np.argsort(-probs, kind="stable")[: self.width]
+        return np.unique(np.append(best[probs[best] > 0], [] if default is None else [default]).astype(np.int64))
+
+    def _estimate(self, game) -> np.ndarray:
+        values = self.network.value(np.stack([game.observe(p) for p in range(game.n)]))
+        if self.leaf == "both":
+            return (values + super()._estimate(game)) / 2
+        return values

@@ -102,3 +102,33 @@ def test_damaged_and_code_carrying_files_are_refused_without_running_anything(po
     assert RAN == [], "loading a policy file ran code"
     with pytest.raises(ConfigError, match="no policy file"):
         PolicyAgent(path=str(tmp_path / "missing.pt"))
+
+
+def _guided_game(policy_file, seed):
+    agents = [
+        make_agent(f"guided:net={policy_file},iterations=12,rounds=1", seed=seed),
+        make_agent("heuristic", seed=1),
+    ]
+    game, actions = Game(2, seed=seed, round_limit=2), []
+    while not game.is_over:
+        seat = game.current_player
+        action = agents[seat].act(game.observe(seat), game.legal_mask(), PlayerView(game, seat))
+        actions.append(action)
+        game.step(action)
+    return actions, agents[0]
+
+
+def test_the_network_guided_search_replays_exactly_from_its_seed(policy_file):
+    first, agent = _guided_game(policy_file, 7)
+    second, _ = _guided_game(policy_file, 7)
+    assert first == second
+    assert agent.last_iterations <= 12
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [("iterations=10", "needs net=PATH.pt"), ("net=X.pt,seconds=1", "iterations alone"), ("net=X.pt,leaf=no", "leaf")],
+)
+def test_the_guided_search_refuses_a_time_budget_and_bad_options(options, message):
+    with pytest.raises(ConfigError, match=message):
+        make_agent(f"guided:{options}")
