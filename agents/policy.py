@@ -15,18 +15,14 @@ gives the value head's estimate, for a search that values positions with it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from tribune_env import files
 from tribune_env.errors import ConfigError
 
-from .base import Agent
+from . import weights
 
 FORMAT, VERSION = "tribune-policy", 1
-MAX_BYTES = 100 * 2**20
-MAX_LAYERS, MAX_WIDTH = 4, 2048
+MAX_WIDTH = 2048
 TOWERS = ("policy_net", "value_net")
 
 
@@ -89,30 +85,12 @@ class Network:
 
 def load_policy(path) -> Network:
     """The network saved at `path`, checked; ConfigError for anything else."""
-    import torch
-
     from tribune_env import Game
 
-    if not path or not Path(path).is_file():
-        raise ConfigError(f"no policy file at {path!r}")
-    files.check_size(Path(path).stat().st_size, MAX_BYTES, f"policy file {path}")
-    try:
-        saved = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:  # not a torch file, a corrupt one, or one holding objects beyond tensors
-        raise ConfigError(f"{path} is not a Tribune policy file: {exc}") from None
-    if not isinstance(saved, dict) or saved.get("format") != FORMAT or saved.get("version") != VERSION:
-        raise ConfigError(f"{path} is not a Tribune policy file (format {FORMAT!r}, version {VERSION})")
-    layers, state, advisor = saved.get("layers"), saved.get("state"), saved.get("advisor")
-    if (
-        not isinstance(layers, list)
-        or not 1 <= len(layers) <= MAX_LAYERS
-        or not all(type(n) is int and 1 <= n <= MAX_WIDTH for n in layers)
-    ):
-        raise ConfigError(f"{path}: layers must be 1 to {MAX_LAYERS} sizes of 1 to {MAX_WIDTH}, got {layers!r}")
+    saved = weights.read(path, FORMAT, VERSION, "policy file", MAX_WIDTH)
+    layers, state, advisor = saved["layers"], saved["state"], saved.get("advisor")
     if advisor:
         raise ConfigError(f"{path} was trained with {advisor!r} advice; a policy file plays from its observation alone")
-    if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
-        raise ConfigError(f"{path}: its weights are not a dict of tensors")
     game = Game(2, seed=0, log=False)
     network = Network(layers, game.obs_layout.size, game.A.size)
     try:
@@ -122,25 +100,14 @@ def load_policy(path) -> Network:
     return network
 
 
-class PolicyAgent(Agent):
+class PolicyAgent(weights.WeightsAgent):
     """Options: ``path`` to the policy file (.pt), ``deterministic`` (default True: the most probable move)."""
 
     name = "policy"
+    load = staticmethod(load_policy)
 
     def __init__(self, seed=None, path: str | None = None, deterministic: bool = True):
-        super().__init__(seed)
-        self.path = path
-        self.deterministic = deterministic in (True, 1, "true", "True")
-        self.name = f"policy:{Path(path).name}" if path else "policy"
-        self.network = load_policy(path)
-
-    def __getstate__(self):
-        """Pickled as its file path (to reach a worker process), the network loaded again there."""
-        return {k: v for k, v in self.__dict__.items() if k != "network"}
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        self.network = load_policy(self.path)
+        super().__init__(seed, path, deterministic)
 
     def act(self, observation, action_mask, view=None) -> int:
         return int(self.act_batch(observation[None], action_mask[None])[0])

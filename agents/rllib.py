@@ -16,18 +16,15 @@ won 12 of 12 games against ``random`` by sampling and none by arg-max.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import numpy as np
 
-from tribune_env import files
 from tribune_env.errors import ConfigError
 
-from .base import Agent
+from . import weights
 
 FORMAT, VERSION = "tribune-rllib-policy", 1
-MAX_BYTES = 100 * 2**20
-MAX_LAYERS, MAX_WIDTH = 4, 512  # as training allows
+MAX_WIDTH = 512  # as training allows
 
 
 def model_config(layers: list[int]) -> dict:
@@ -72,26 +69,8 @@ def save_policy(module, layers: list[int], path) -> None:
 
 def load_policy(path):
     """The MaskedPPOModule saved at `path`, checked; ConfigError for anything else."""
-    import torch
-
-    if not path or not Path(path).is_file():
-        raise ConfigError(f"no policy file at {path!r}")
-    files.check_size(Path(path).stat().st_size, MAX_BYTES, f"policy file {path}")
-    try:
-        saved = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:  # not a torch file, a corrupt one, or one holding objects beyond tensors
-        raise ConfigError(f"{path} is not an RLlib policy of Tribune: {exc}") from None
-    if not isinstance(saved, dict) or saved.get("format") != FORMAT or saved.get("version") != VERSION:
-        raise ConfigError(f"{path} is not an RLlib policy of Tribune (format {FORMAT!r}, version {VERSION})")
-    layers, state = saved.get("layers"), saved.get("state")
-    if (
-        not isinstance(layers, list)
-        or not 1 <= len(layers) <= MAX_LAYERS
-        or not all(type(n) is int and 1 <= n <= MAX_WIDTH for n in layers)
-    ):
-        raise ConfigError(f"{path}: layers must be 1 to {MAX_LAYERS} sizes of 1 to {MAX_WIDTH}, got {layers!r}")
-    if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
-        raise ConfigError(f"{path}: its weights are not a dict of tensors")
+    saved = weights.read(path, FORMAT, VERSION, "RLlib policy file", MAX_WIDTH)
+    layers, state = saved["layers"], saved["state"]
     module = build_module(layers)
     try:
         module.load_state_dict(state, strict=True)
@@ -101,25 +80,14 @@ def load_policy(path):
     return module
 
 
-class RLlibAgent(Agent):
+class RLlibAgent(weights.WeightsAgent):
     """Options: ``path`` to the policy file (.pt), ``deterministic`` (default False: sample)."""
 
     name = "rllib"
+    load = staticmethod(load_policy)
 
     def __init__(self, seed=None, path: str | None = None, deterministic: bool = False):
-        super().__init__(seed)
-        self.path = path
-        self.deterministic = deterministic in (True, 1, "true", "True")
-        self.name = f"rllib:{Path(path).name}" if path else "rllib"
-        self.module = load_policy(path)
-
-    def __getstate__(self):
-        """Pickled as its file path (to reach a worker process), the policy loaded again there."""
-        return {k: v for k, v in self.__dict__.items() if k != "module"}
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        self.module = load_policy(self.path)
+        super().__init__(seed, path, deterministic)
 
     def act(self, observation, action_mask, view=None) -> int:
         probs = self.probabilities(observation[None], action_mask[None])[0]
@@ -141,6 +109,6 @@ class RLlibAgent(Agent):
                 ACTION_MASK: torch.as_tensor(masks),
             }
         }
-        logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+        logits = self.network.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
         probs = torch.softmax(logits.double(), dim=-1).numpy()
         return np.where(masks > 0, probs, 0.0)
