@@ -66,3 +66,24 @@ def test_sampled_rollouts_are_legal_and_repeat_by_seed():
     np.testing.assert_array_equal(buffer.actions, second.rollout_buffer.actions)
     for a, b in zip(parameters(first), parameters(second)):
         torch.testing.assert_close(a, b)
+
+
+def test_a_callback_that_stops_the_rollout_leaves_every_shard_ready():
+    """The steps already sent when a callback stops training are received, so training can go on."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class StopAt(BaseCallback):
+        def _on_step(self) -> bool:
+            return self.num_timesteps < 6 * 5
+
+    env = ShardedVectorEnv(shards=2, **SETTINGS)
+    try:
+        model = Learner("MlpPolicy", env, **MODEL)
+        model.learn(6 * 16, callback=StopAt())
+        assert model.num_timesteps == 6 * 5
+        model.learn(6 * 16, reset_num_timesteps=False)  # the pipes hold no stale reply
+        actions = model.rollout_buffer.actions.reshape(-1).astype(int)
+        masks = model.rollout_buffer.action_masks.reshape(len(actions), -1)
+        assert masks[np.arange(len(actions)), actions].all()
+    finally:
+        env.close()

@@ -70,7 +70,11 @@ class Learner(MaskablePPO):
                     decide(k, later, rows)
             self.num_timesteps += n
             callback.update_locals({"rewards": rewards, "dones": dones, "infos": infos})
-            if not callback.on_step():
+            if not callback.on_step():  # stopped: the steps already sent are played, then left unlearnt
+                if t + 1 < n_steps:
+                    for k, rows in enumerate(shards):
+                        obs[now, rows], _, starts[now, rows], _ = env.step_shard_wait(k)
+                    self._last_obs, self._last_episode_starts = obs[now].copy(), starts[now].astype(bool)
                 return False
             self._update_info_buffer(infos, dones)
             self._bootstrap_truncated(rewards, dones, infos)
