@@ -14,6 +14,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.model import ModelAgent  # noqa: E402
 from agents.policy import PolicyAgent, export  # noqa: E402
+from agents.trained import POLICIES  # noqa: E402
 from tribune_env import ConfigError, Game, PlayerView  # noqa: E402
 from tribune_env.envs import VectorEnv  # noqa: E402
 
@@ -57,17 +58,23 @@ def test_a_policy_file_plays_as_its_model(model, policy_file):
         game.step(int(rng.choice(game.legal_actions())))
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("deterministic", [True, False])
-def test_a_policy_spec_plays_a_legal_game(policy_file, players, deterministic):
-    agent = make_agent(f"policy:{policy_file}", seed=players)
-    agent.deterministic = deterministic
+def play_legal_game(agent, players: int) -> Game:
+    """A game with `agent` in every seat, each of its moves legal."""
     game = Game(players, seed=players)
     while not game.is_over:
         seat = game.current_player
         action = agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat))
         assert game.legal_mask()[action]
         game.step(action)
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_a_policy_spec_plays_a_legal_game(policy_file, players, deterministic):
+    agent = make_agent(f"policy:{policy_file}", seed=players)
+    agent.deterministic = deterministic
+    game = play_legal_game(agent, players)
     assert agent.value(game.observe(0)[None]).shape == (1,)
 
 
@@ -132,3 +139,10 @@ def test_the_network_guided_search_replays_exactly_from_its_seed(policy_file):
 def test_the_guided_search_refuses_a_time_budget_and_bad_options(options, message):
     with pytest.raises(ConfigError, match=message):
         make_agent(f"guided:{options}")
+
+
+@pytest.mark.parametrize("players", sorted(POLICIES))
+def test_each_shipped_policy_loads_by_spec_and_plays_a_legal_game(players):
+    assert POLICIES[players].stat().st_size < 20 * 2**20
+    agent = make_agent(f"policy:{POLICIES[players]}", seed=0)
+    play_legal_game(agent, players)
