@@ -100,6 +100,8 @@ def board_shows(page, game, viewer=None) -> None:
         assert box.locator(".hand-size").inner_text() == f"hand: {p['hand_size']} card(s)"
         shown = box.locator(".hand .card").evaluate_all("cards => cards.map(c => Number(c.dataset.code))")
         assert shown == (p["hand"] or [])
+        known = box.locator(".known .card").evaluate_all("cards => cards.map(c => Number(c.dataset.code))")
+        assert known == ([] if p["hand"] else p["known"])  # what every seat saw go into a hidden hand
     for r, region in enumerate(table["regions"]):
         codes = board.locator(f".region[data-region='{r}'] .slots .card").evaluate_all(
             "cards => cards.map(c => c.dataset.code ?? null)"

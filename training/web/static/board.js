@@ -224,11 +224,13 @@ function player(p, table, cat, names, viewer) {
   const hand = el("div", "hand");
   hand.append(el("small", "hand-size", `hand: ${p.hand_size} card(s)`));
   if (p.hand) hand.append(cards(p.hand, cat, "hand"));
-  else if (p.known.length) {
-    hand.append(el("small", "known", "known among them:"));
-    hand.append(cards(p.known, cat, "known"));
-  }
   box.append(hand);
+  if (!p.hand && p.known.length) {
+    const known = el("div", "known");
+    known.append(el("small", null, "known to hold:"));
+    known.append(cards(p.known, cat, "known"));
+    box.append(known);
+  }
   if (p.pairs.length) {
     const pairs = el("div", "mars-pairs");
     pairs.append(el("small", null, "Field of Mars pairs:"));
