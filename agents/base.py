@@ -41,3 +41,12 @@ class RandomAgent(Agent):
 
     def act(self, observation, action_mask, view=None) -> int:
         return random_action(action_mask, self.rng)
+
+
+def choose(probs: np.ndarray, deterministic: bool, rng: np.random.Generator) -> np.ndarray:
+    """One action per row of (games, actions) probabilities: the most probable, or drawn with `rng`."""
+    if deterministic:
+        return probs.argmax(axis=1)
+    cumulative = probs.cumsum(axis=1)
+    u = rng.random(len(probs)) * cumulative[:, -1]
+    return np.minimum((cumulative <= u[:, None]).sum(axis=1), probs.shape[1] - 1)

@@ -22,7 +22,7 @@ from tribune_env import files
 from tribune_env.envs.advice import advise
 from tribune_env.errors import ConfigError
 
-from .base import Agent
+from .base import Agent, choose
 
 MAX_BYTES = 100 * 2**20  # a model file, and its members unpacked; the shipped model is 5.5 MB
 
@@ -72,12 +72,7 @@ class ModelAgent(Agent):
         return int(self.act_batch(observation[None], action_mask[None], [view])[0])
 
     def act_batch(self, observations, action_masks, views=None) -> np.ndarray:
-        probs = self.probabilities(observations, action_masks, views)
-        if self.deterministic:
-            return probs.argmax(axis=1)
-        cumulative = probs.cumsum(axis=1)
-        u = self.rng.random(len(probs)) * cumulative[:, -1]
-        return np.minimum((cumulative <= u[:, None]).sum(axis=1), probs.shape[1] - 1)
+        return choose(self.probabilities(observations, action_masks, views), self.deterministic, self.rng)
 
     def probabilities(self, observations, action_masks, views=None) -> np.ndarray:
         """The policy's action probabilities, restricted to the legal actions (`views` for an advised model)."""

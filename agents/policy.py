@@ -20,10 +20,10 @@ import numpy as np
 from tribune_env.errors import ConfigError
 
 from . import weights
+from .base import choose
 
 FORMAT, VERSION = "tribune-policy", 1
 MAX_WIDTH = 2048
-TOWERS = ("policy_net", "value_net")
 
 
 def export(model, path) -> None:
@@ -41,7 +41,6 @@ def export(model, path) -> None:
             "format": FORMAT,
             "version": VERSION,
             "layers": layers,
-            "observation_size": int(policy.observation_space.shape[0]),
             "advisor": getattr(model, "advisor", None) or "",
             "state": state,
         },
@@ -113,12 +112,7 @@ class PolicyAgent(weights.WeightsAgent):
         return int(self.act_batch(observation[None], action_mask[None])[0])
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
-        probs = self.probabilities(observations, action_masks)
-        if self.deterministic:
-            return probs.argmax(axis=1)
-        cumulative = probs.cumsum(axis=1)
-        u = self.rng.random(len(probs)) * cumulative[:, -1]
-        return np.minimum((cumulative <= u[:, None]).sum(axis=1), probs.shape[1] - 1)
+        return choose(self.probabilities(observations, action_masks), self.deterministic, self.rng)
 
     def probabilities(self, observations, action_masks) -> np.ndarray:
         """The policy's action probabilities, zero off the legal actions."""

@@ -119,10 +119,8 @@ class _Catacombs:
             self.looks = [(q, i) for q, i in self.looks if q >= 0]
         last = [t for t, (q, _) in enumerate(self.looks) if q == player]
         self.last_look = last[-1] if last else None
-        # the pile as the player last saw it, which held every card bought after that look
+        # the pile as the player last saw it (the pile itself while it looks), which held every card bought since
         self.seen = None if self.last_look is None else s.catacombs_seen[player].astype(np.int64)
-        if self.seen is not None and self.last_look == len(self.looks) - 1:
-            self.seen = s.catacombs.astype(np.int64)  # it looks at the pile right now
         if self.seen is None:
             self.hidden = bool(s.catacombs.any())
         else:  # others have looked (and maybe bought) since

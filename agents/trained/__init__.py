@@ -5,7 +5,7 @@ heuristic's move, see :mod:`tribune_env.envs.advice`), the best model of the run
 ``tribune train --config training/configs/advised-2p.toml --out runs/advised-2p`` and
 the resume given in that file; play it with ``make_agent(f"model:{SHIPPED}")`` or ``model:PATH`` on the
 command line. ``POLICIES`` are policy files (weights only, :mod:`agents.policy`) by player
-count, each the best policy of the run its config in ``training/configs/`` names; play one
+count, each the final policy (``policy.pt``) of the run its config in ``training/configs/`` names; play one
 with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in the README.
 """
 

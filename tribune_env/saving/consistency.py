@@ -369,10 +369,11 @@ def check_followers(g):
         fail(f"followers left to place (followers) in phase {g.phase}")
     if g.phase in (2, 3):
         owners = g.state.space_owner.tolist() + g.state.field_owner.ravel().tolist()
+        all_placed = not returned(g)
         for p in range(g.n):
             allot = _allotment(g, p)
             placed = owners.count(p) + g.state.coin_bowl[p] + g.state.followers[p]
-            if placed > allot or (not returned(g) and placed != allot):
+            if placed > allot or (all_placed and placed != allot):
                 fail(f"player_{p}: followers placed and left (followers) do not add up to {allot}")
     if g.state.coin_bowl.sum() != g.state.meta[Meta.COIN_BOWL_USED]:
         fail("meta coin_bowl_used disagrees with the followers on the coin bowl")
