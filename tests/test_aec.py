@@ -98,7 +98,7 @@ def test_observation_and_state_follow_the_engine():
     [
         ({"num_players": 6}, "num_players"),
         ({"reward": "money"}, "reward"),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "rgb"}, "render_mode"),
         ({"victory_card": "veni"}, "victory card"),
         ({"round_limit": 0}, "round_limit"),
     ],

@@ -69,7 +69,7 @@ def test_make_returns_the_registered_environment():
     assert isinstance(env.unwrapped, SingleAgentEnv)
     obs, info = env.reset(seed=4)
     assert obs.shape == env.observation_space.shape and env.observation_space.contains(obs)
-    masks = env.get_wrapper_attr("action_masks")()
+    masks = env.action_masks()  # make returns the environment itself
     assert masks.dtype == bool and masks.any()
 
 
@@ -205,8 +205,9 @@ def test_illegal_action_lose_ends_the_game_below_any_outcome():
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert not env.action_masks().any() and not info["action_mask"].any()  # no one acts any more
     with pytest.raises(gym.error.ResetNeeded):  # the forfeited game is over
-        env.step(int(np.flatnonzero(env.action_masks())[0]))
+        env.step(0)
     env.reset()
     assert env.action_masks().any()
 
@@ -227,7 +228,7 @@ def test_stepping_a_finished_game_asks_for_reset():
         ({"learner_seat": 4}, "learner_seat"),
         ({"learner_seat": "first"}, "learner_seat"),
         ({"reward": "points"}, "reward scheme"),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "rgb"}, "render_mode"),
         ({"illegal_action": "ignore"}, "illegal_action"),
         ({"num_players": 6}, "num_players"),
     ],

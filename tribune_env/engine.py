@@ -419,6 +419,15 @@ class Game:
         other._bind(self.state.clone(), self._params, self._mask.copy())
         return other
 
+    def __getstate__(self):
+        """Copies and pickles (``copy.deepcopy``, ``pickle``) leave out the views into the state
+        buffer; :meth:`__setstate__` takes them again from the copied buffer."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_meta", "_tasks")}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._bind(self.state, self._params, self._mask)
+
     def state_equals(self, other: Game) -> bool:
         return self.config() == other.config() and self.state.equals(other.state)
 

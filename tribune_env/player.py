@@ -53,7 +53,17 @@ def random_action(action_mask: np.ndarray, rng: np.random.Generator) -> int:
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of a (games, actions) int8 mask."""
+    """One uniformly random legal action per row of a (games, actions) mask.
+
+    Raises ValueError for a row with no legal action (a finished game's mask): there is no
+    move to return, and any number would be taken for one."""
+    masks = np.asarray(masks)
+    if masks.ndim != 2:
+        raise ValueError(f"random_legal takes a (games, actions) mask, got shape {masks.shape}")
     out = np.empty(len(masks), dtype=np.int64)
-    pick_legal(np.ascontiguousarray(masks, dtype=np.int8), rng.random(len(masks)), out)
+    legal = masks if masks.dtype == np.int8 else masks != 0
+    pick_legal(np.ascontiguousarray(legal, dtype=np.int8), rng.random(len(masks)), out)
+    empty = np.flatnonzero(out < 0)
+    if len(empty):
+        raise ValueError(f"mask row(s) {empty.tolist()} have no legal action (a finished game's mask)")
     return out

@@ -136,6 +136,11 @@ class State:
     def clone(self) -> State:
         return State(self.layout, self.buffer.copy())
 
+    def __reduce__(self):
+        """Copies and pickles rebuild the named views on the copied buffer (a view copied on
+        its own would no longer be one)."""
+        return State, (self.layout, self.buffer)
+
     def equals(self, other: State) -> bool:
         return self.layout.offsets == other.layout.offsets and np.array_equal(self.buffer, other.buffer)
 

@@ -41,14 +41,16 @@ def actors(bufs, meta_at, tasks_at, out):
 
 @entry
 def pick_legal(masks, u, out):
-    """out[i] = the legal action of row i at uniform position u[i] in [0, 1) among its legal ones."""
+    """out[i] = the legal action of row i at uniform position u[i] in [0, 1) among its legal ones,
+    or -1 for a row with none."""
     for i in range(masks.shape[0]):
         count = 0
         for a in range(masks.shape[1]):
-            count += masks[i, a]
+            count += masks[i, a] != 0
+        out[i] = -1
         left = int(u[i] * count)
         for a in range(masks.shape[1]):
-            if masks[i, a]:
+            if masks[i, a] != 0:
                 if left == 0:
                     out[i] = a
                     break

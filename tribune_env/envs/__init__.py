@@ -3,7 +3,9 @@
 They sit above the engine (``tribune_env`` imports none of them, so a game needs neither
 gymnasium nor pettingzoo) and below the agents. Importing this package registers the
 Gymnasium id ``Tribune-v0``; ``gymnasium.make("tribune_env.envs:Tribune-v0")`` imports it
-on the way. PettingZoo and stable-baselines3 (with torch) load only when their adapter is
+on the way. ``gymnasium.make`` gives the environment itself, unwrapped, so that
+``env.action_masks()`` is there: it checks its own call order (no step before reset, none
+after the end) and is checked by Gymnasium's ``check_env`` in the tests. PettingZoo and stable-baselines3 (with torch) load only when their adapter is
 asked for, and Ray only with ``TribuneMultiAgentEnv`` (RLlib's multi-agent API).
 """
 
@@ -14,7 +16,12 @@ from .single import SingleAgentEnv
 from .vector_games import VectorGames
 
 if "Tribune-v0" not in registry:
-    register(id="Tribune-v0", entry_point="tribune_env.envs.single:SingleAgentEnv")
+    register(
+        id="Tribune-v0",
+        entry_point="tribune_env.envs.single:SingleAgentEnv",
+        order_enforce=False,
+        disable_env_checker=True,
+    )
 
 
 def __getattr__(name):

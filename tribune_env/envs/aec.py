@@ -1,7 +1,9 @@
 """Tribune as a PettingZoo AEC environment (agents ``player_0`` ... ``player_{n-1}``).
 
-Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``; the
-mask is also in ``infos[agent]["action_mask"]`` and from ``action_mask(agent)``. Turns
+Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``, and
+the same vector again under ``"observations"``, the key RLlib's action-masking modules read
+(so ``PettingZooEnv`` from RLlib serves them unchanged; it is the same array, not a copy).
+The mask is also in ``infos[agent]["action_mask"]`` and from ``action_mask(agent)``. Turns
 follow the game, not a fixed rotation: ``agent_selection`` is whoever must decide now.
 Every agent receives its final reward (see :mod:`tribune_env.envs.rewards`); a game that
 reaches the round limit ends in ``truncations`` with the ``score`` rewards.
@@ -9,9 +11,14 @@ reaches the round limit ends in ``truncations`` with the ``score`` rewards.
 ``action_space(agent).sample()`` without a mask draws a random legal action when that
 agent is to act (:class:`~tribune_env.envs.single.LegalDiscrete`), so generic tools that
 step unmasked samples, RLlib's ``PettingZooEnv`` validation among them, play real games.
+Any other illegal action raises :class:`~tribune_env.errors.IllegalActionError` and changes
+nothing; with ``illegal_action="lose"`` it ends the game instead, as in PettingZoo's classic
+games: -1 for the agent that played it, 0 for the others, ``infos[agent]["illegal_action"]``.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 from gymnasium import spaces
@@ -21,10 +28,13 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..data import DEFAULT_DATA, MAX_PLAYERS
 from ..engine import Game
+from ..errors import IllegalActionError
 from .observation_space import observation_space
-from .rewards import check_scheme, final_rewards
-from .settings import check_render_mode, game_settings
+from .rewards import check_scheme, final_rewards, forfeit_rewards
+from .settings import RENDER_MODES, check_illegal_action, check_render_mode, game_settings, rendered
 from .single import LegalDiscrete, SampledAction
+
+OBSERVATION, OBSERVATIONS, ACTION_MASK = "observation", "observations", "action_mask"
 
 
 def env(**config):
@@ -63,11 +73,12 @@ class raw_env(AECEnv):
 
     Parameters: ``num_players`` (2-5), ``victory_card`` (id or VictoryCard; None draws one),
     ``point_variant``, ``round_limit``, ``reward`` (``win``, ``rank`` or ``score``),
-    ``auto_forced`` (play single-action decisions that are publicly forced), ``render_mode`` (``ansi``, ``human``),
-    ``data`` (GameData).
+    ``auto_forced`` (play single-action decisions that are publicly forced), ``render_mode``
+    (``ansi``, ``human``, ``rgb_array``), ``data`` (GameData) and ``illegal_action``
+    (``raise`` or ``lose``).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "tribune_v0", "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "name": "tribune_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -79,8 +90,11 @@ class raw_env(AECEnv):
         auto_forced: bool = True,
         render_mode: str | None = None,
         data=DEFAULT_DATA,
+        illegal_action: str = "raise",
     ):
         super().__init__()
+        self.illegal_action = check_illegal_action(illegal_action)
+        self._forfeited = False
         self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_scheme = check_scheme(reward)
         self._config, self.game = game_settings(
@@ -93,25 +107,30 @@ class raw_env(AECEnv):
         )
         self.possible_agents = [f"player_{i}" for i in range(self.game.n)]
         size, actions = self.game.obs_layout.size, self.game.A.size
+        vector = observation_space(self.game.obs_layout)
         obs_space = spaces.Dict(
-            {
-                "observation": observation_space(self.game.obs_layout),
-                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-            }
+            {OBSERVATION: vector, OBSERVATIONS: vector, ACTION_MASK: spaces.Box(0, 1, (actions,), np.int8)}
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: LegalDiscrete(actions, self._legal_for(a)) for a in self.possible_agents}
+        self.action_spaces = {a: LegalDiscrete(actions, partial(self._legal, a)) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, np.inf, (MAX_PLAYERS * size,), np.float32)
         self._no_actions = np.zeros(actions, dtype=np.int8)
         self._no_actions.flags.writeable = False  # shared by every agent not to act
         self._seeds = np.random.default_rng()
 
-    def _legal_for(self, agent: str):
-        def legal() -> np.ndarray:
-            to_act = getattr(self, "agent_selection", None) == agent and not self.game.is_over  # None before reset
-            return self.game.legal_mask() if to_act else self._no_actions
+    def _legal(self, agent: str) -> np.ndarray:
+        """The legal actions of `agent` now, for its action space's samples."""
+        to_act = getattr(self, "agent_selection", None) == agent and not self._over  # None before reset
+        return self.game.legal_mask() if to_act else self._no_actions
 
-        return legal
+    @property
+    def _over(self) -> bool:
+        return self.game.is_over or self._forfeited
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        for agent, space in self.action_spaces.items():  # a copy samples its own game's legal moves
+            space.bind(partial(self._legal, agent))
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -124,6 +143,7 @@ class raw_env(AECEnv):
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         self.game = Game(seed=int(self._seeds.integers(2**63)), **self._config)
+        self._forfeited = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -140,12 +160,13 @@ class raw_env(AECEnv):
 
         The acting agent's mask is copied once per step and shared by its observation and info.
         """
-        if agent != self.agent_selection or self.game.is_over:
+        if agent != self.agent_selection or self._over:
             return self._no_actions
         return self._mask
 
     def observe(self, agent):
-        return {"observation": self.game.observe(self._seat(agent)), "action_mask": self.action_mask(agent)}
+        vector = self.game.observe(self._seat(agent))
+        return {OBSERVATION: vector, OBSERVATIONS: vector, ACTION_MASK: self.action_mask(agent)}
 
     def state(self) -> np.ndarray:
         """Every seat's observation, seat 0 first, padded to 5 seats: for centralised critics."""
@@ -162,7 +183,13 @@ class raw_env(AECEnv):
             return
         if isinstance(action, SampledAction):
             action = action.resolve(self.game.legal_mask())
-        self.game.step(action)  # an illegal action raises, changing nothing
+        try:
+            self.game.step(action)  # an illegal action raises, changing nothing
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._forfeit(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         self._update_selection(agent)
         if self.game.is_over:  # rewards are all zero until the end
@@ -174,6 +201,18 @@ class raw_env(AECEnv):
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _forfeit(self, agent) -> None:
+        """End the game for an illegal action of `agent` under ``illegal_action="lose"``."""
+        self._forfeited = True
+        self._cumulative_rewards[agent] = 0.0
+        rewards = forfeit_rewards(self.game.n, self._seat(agent))
+        for a in self.agents:
+            self.rewards[a] = float(rewards[self._seat(a)])
+            self.terminations[a] = True
+            self.infos[a] = {"action_mask": self._no_actions}
+        self.infos[agent]["illegal_action"] = True
+        self._accumulate_rewards()
 
     def _update_selection(self, previous):
         """Select the agent to act and refresh the masks in the infos of `previous` and it."""
@@ -189,11 +228,7 @@ class raw_env(AECEnv):
     def render(self):
         if self.render_mode is None:
             return None
-        text = self.game.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.game.render(), self.render_mode)
 
     def close(self):
         pass

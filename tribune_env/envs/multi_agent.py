@@ -11,7 +11,9 @@ Actions sampled without the mask: ``action_space.sample()`` (what generic tools 
 RLlib's environment validation among them) draws a random *legal* action of the decision
 waiting, as in :class:`~tribune_env.envs.single.LegalDiscrete`, so such tools play real
 games. Any other illegal action raises :class:`~tribune_env.errors.IllegalActionError`
-naming it, and the game is left as it was. Importing this module imports Ray.
+naming it, and the game is left as it was; with ``illegal_action="lose"`` it ends the game
+instead: -1 for the agent that played it, 0 for the others, its info holding
+``illegal_action``. Importing this module imports Ray.
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ..engine import Game
 from ..errors import ConfigError, IllegalActionError
 from .observation_space import observation_space
-from .rewards import check_scheme, final_rewards
-from .settings import game_settings
+from .rewards import check_scheme, final_rewards, forfeit_rewards
+from .settings import check_illegal_action, game_settings
 from .single import LegalDiscrete, SampledAction
 
 OBSERVATIONS, ACTION_MASK = "observations", "action_mask"
-SETTINGS = ("num_players", "reward", "victory_card", "point_variant", "round_limit", "auto_forced")
+SETTINGS = ("num_players", "reward", "victory_card", "point_variant", "round_limit", "auto_forced", "illegal_action")
 
 
 def agent_id(seat: int) -> str:
@@ -44,8 +46,9 @@ def seat_of(agent: str) -> int:
 
 class TribuneMultiAgentEnv(MultiAgentEnv):
     """One game per episode; ``config`` (RLlib's ``env_config``) may hold ``num_players`` (2),
-    ``reward`` (``win``), ``victory_card``, ``point_variant``, ``round_limit`` and
-    ``auto_forced``, as :class:`~tribune_env.Game` and the other adapters take them.
+    ``reward`` (``win``), ``victory_card``, ``point_variant``, ``round_limit``,
+    ``auto_forced`` and ``illegal_action`` (``raise``), as :class:`~tribune_env.Game` and the
+    other adapters take them.
 
     ``reset(seed=...)`` seeds the environment's generator, from which every game's deal is
     drawn: the same seed gives the same games for the same actions. ``game_seed`` is the
@@ -60,6 +63,8 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
         if unknown:
             raise ConfigError(f"unknown setting(s) {', '.join(unknown)} for Tribune; known: {', '.join(SETTINGS)}")
         self.reward_scheme = check_scheme(config.pop("reward", "win"))
+        self.illegal_action = check_illegal_action(config.pop("illegal_action", "raise"))
+        self._forfeited = False
         self._config, self.game = game_settings(**{"num_players": 2, **config})
         self.game_seed = 0
         n, actions = self.game.n, self.game.A.size
@@ -74,11 +79,17 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
         self.action_spaces = {a: LegalDiscrete(actions, partial(self._legal, seat_of(a))) for a in self.agents}
         self._rng = np.random.default_rng()
 
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        for agent, space in self.action_spaces.items():  # a copy samples its own game's legal moves
+            space.bind(partial(self._legal, seat_of(agent)))
+
     def _legal(self, seat: int) -> np.ndarray:
         """The legal actions of `seat`: the game's mask while it is to act (all zero once the game
         is over), none otherwise."""
         game = self.game
-        return game.legal_mask() if game.current_player == seat else np.zeros(game.A.size, np.int8)
+        to_act = game.current_player == seat and not self._forfeited
+        return game.legal_mask() if to_act else np.zeros(game.A.size, np.int8)
 
     def reset(self, *, seed=None, options=None):
         if seed is not None:
@@ -87,12 +98,13 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
                 space.seed(int(np.random.SeedSequence([seed, number]).generate_state(1)[0]))
         self.game_seed = int(self._rng.integers(2**63))
         self.game = Game(seed=self.game_seed, **self._config)
+        self._forfeited = False
         acting = agent_id(self.game.current_player)
         return {acting: self._observe(self.game.current_player)}, {acting: {}}
 
     def step(self, action_dict: dict):
         game = self.game
-        if game.is_over:
+        if game.is_over or self._forfeited:
             raise IllegalActionError("the game is over: call reset() before step()")
         acting = agent_id(game.current_player)
         if set(action_dict) != {acting}:
@@ -102,7 +114,12 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
         action = action_dict[acting]
         if isinstance(action, SampledAction):
             action = action.resolve(game.legal_mask())
-        game.step(action)  # an illegal action raises, changing nothing
+        try:
+            game.step(action)  # an illegal action raises, changing nothing
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            return self._forfeit(acting)
         if not game.is_over:
             following = agent_id(game.current_player)
             done = {"__all__": False}
@@ -114,6 +131,16 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
         truncated = {a: game.truncated for a in self.agents} | {"__all__": game.truncated}
         rewarded = {a: float(rewards[seat]) for seat, a in enumerate(self.agents)}
         return observations, rewarded, terminated, truncated, {a: dict(ending) for a in self.agents}
+
+    def _forfeit(self, acting: str):
+        """End the game for an illegal action of `acting` under ``illegal_action="lose"``."""
+        self._forfeited = True
+        rewards = forfeit_rewards(self.game.n, seat_of(acting))
+        observations = {a: self._observe(seat) for seat, a in enumerate(self.agents)}
+        terminated = {a: True for a in self.agents} | {"__all__": True}
+        truncated = {a: False for a in self.agents} | {"__all__": False}
+        rewarded = {a: float(rewards[seat]) for seat, a in enumerate(self.agents)}
+        return observations, rewarded, terminated, truncated, {acting: {"illegal_action": True}}
 
     def _observe(self, seat: int) -> dict:
         return {

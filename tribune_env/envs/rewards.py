@@ -6,7 +6,9 @@
   evenly spaced between; tied players share the mean of their places.
 - ``score``: final points less their mean, divided by the spread of points (at least 1).
 
-A truncated game has no winner: it is rewarded with ``score`` whatever the scheme.
+A truncated game has no winner: it is rewarded with ``score`` whatever the scheme. A game
+forfeited by an illegal action (``illegal_action="lose"``) gives -1 to the seat that played
+it, below any reward a played game gives, and 0 to the others.
 """
 
 from __future__ import annotations
@@ -42,4 +44,11 @@ def final_rewards(game, scheme: str) -> np.ndarray:
     for value in np.unique(key):
         tied = [i for i, p in enumerate(order) if key[p] == value]
         rewards[order[tied]] = places[tied].mean()
+    return rewards
+
+
+def forfeit_rewards(n: int, seat: int) -> np.ndarray:
+    """The rewards of a game `seat` ended by an illegal action: -1 for it, 0 for the others."""
+    rewards = np.zeros(n)
+    rewards[seat] = -1.0
     return rewards

@@ -6,6 +6,9 @@ from ..data import DEFAULT_DATA
 from ..engine import Game
 from ..errors import ConfigError
 
+ILLEGAL_ACTION = ("raise", "lose")
+RENDER_MODES = ["ansi", "human", "rgb_array"]
+
 
 def game_settings(**settings) -> tuple[dict, Game]:
     """The settings of the adapter's games (with no log: an adapter deals game after game), and
@@ -18,3 +21,25 @@ def check_render_mode(mode: str | None, metadata: dict) -> str | None:
     if mode is not None and mode not in metadata["render_modes"]:
         raise ConfigError(f"render_mode must be one of {metadata['render_modes']} or None, got {mode!r}")
     return mode
+
+
+def check_illegal_action(choice: str) -> str:
+    """``raise`` (an illegal action raises and changes nothing) or ``lose`` (it ends the game
+    with a loss for the seat that played it, as PettingZoo's classic games do), for learners
+    and tools that sample actions without the mask."""
+    if choice not in ILLEGAL_ACTION:
+        raise ConfigError(f"illegal_action must be one of {ILLEGAL_ACTION}, got {choice!r}")
+    return choice
+
+
+def rendered(text: str, mode: str | None):
+    """The table `text` as `mode` delivers it: printed (``human``), returned (``ansi``) or drawn
+    into an RGB array (``rgb_array``, what video recorders and stable-baselines3 ask for)."""
+    if mode == "human":
+        print(text)
+        return None
+    if mode == "rgb_array":
+        from .picture import text_picture
+
+        return text_picture(text)
+    return text

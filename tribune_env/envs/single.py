@@ -9,20 +9,21 @@ a game cut at the round limit ends ``truncated`` with the ``score`` reward.
 
 from __future__ import annotations
 
+import copy
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import batch_space, iterate
 
 from ..data import DEFAULT_DATA
 from ..engine import Game
-from ..errors import ConfigError, IllegalActionError
+from ..errors import IllegalActionError
 from ..player import PlayerView
 from .observation_space import observation_space
 from .opponents import LearnerSeats, Lineup, seat_policies
 from .rewards import check_scheme, final_rewards
-from .settings import check_render_mode, game_settings
-
-ILLEGAL_ACTION = ("raise", "lose")
+from .settings import RENDER_MODES, check_illegal_action, check_render_mode, game_settings, rendered
 
 
 class SampledAction(int):
@@ -56,8 +57,10 @@ class LegalDiscrete(spaces.Discrete):
 
     So ``env.action_space.sample()`` is a random legal move (a :class:`SampledAction`),
     and Gymnasium's and SB3's environment checkers, which step with samples, play real
-    games. An explicit mask is honoured as usual. A copy sent to another process samples
-    over all n actions.
+    games. An explicit mask is honoured as usual. The space pickled on its own (as
+    stable-baselines3 saves it in a model) leaves its environment behind and samples over
+    all n actions; an environment copied or pickled whole binds its copy again
+    (:meth:`bind`).
     """
 
     def __init__(self, n: int, legal, seed=None):
@@ -72,8 +75,50 @@ class LegalDiscrete(spaces.Discrete):
                 return SampledAction(self.start + legal[int(position * len(legal))], position)
         return super().sample(mask=mask, probability=probability)
 
+    def bind(self, legal) -> None:
+        """Sample the legal actions `legal()` gives (an environment rebinding its copy)."""
+        self._legal = legal
+
     def __getstate__(self):
         return {**self.__dict__, "_legal": None}
+
+
+class SampledActions(np.ndarray):
+    """A batch of :class:`SampledAction`: what :class:`LegalBatch` samples for a vector of games."""
+
+    def __array_finalize__(self, obj):
+        self.positions = getattr(obj, "positions", None)
+
+
+class LegalBatch(spaces.MultiDiscrete):
+    """Gymnasium's batch of :class:`LegalDiscrete` spaces, for its vector environments.
+
+    ``sample()`` cannot see the games (they may run in other processes), so it draws one
+    action and one position per game; each game plays its own as a :class:`SampledAction`,
+    which stands for that game's legal action at the position when the drawn action is
+    illegal there. Every legal action of a game is then equally likely (1/n drawn directly,
+    plus the illegal share spread evenly), as with the single space's sample.
+    """
+
+    def sample(self, mask=None, probability=None):
+        actions = super().sample(mask=mask, probability=probability)
+        if mask is not None or probability is not None:
+            return actions
+        batch = actions.view(SampledActions)
+        batch.positions = self.np_random.random(len(actions))
+        return batch
+
+
+@batch_space.register(LegalDiscrete)
+def _batch_legal(space: LegalDiscrete, n: int = 1) -> LegalBatch:
+    return LegalBatch(np.full((n,), space.n, dtype=space.dtype), dtype=space.dtype, seed=copy.deepcopy(space.np_random))
+
+
+@iterate.register(LegalBatch)
+def _iterate_legal(space: LegalBatch, items):
+    if isinstance(items, SampledActions) and items.positions is not None:
+        return (SampledAction(int(a), float(u)) for a, u in zip(items, items.positions))
+    return iter(items)
 
 
 class SingleAgentEnv(gym.Env):
@@ -84,7 +129,8 @@ class SingleAgentEnv(gym.Env):
     anew for every game; see :mod:`tribune_env.envs.opponents`),
     ``learner_seat`` (``rotate``, ``random`` or a seat number), ``reward`` (``win``,
     ``rank``, ``score``), ``victory_card``, ``point_variant``, ``round_limit``,
-    ``auto_forced``, ``render_mode`` (``ansi``, ``human``), ``data`` and ``illegal_action``.
+    ``auto_forced``, ``render_mode`` (``ansi``, ``human``, ``rgb_array``), ``data`` and
+    ``illegal_action``.
 
     The observation is the learner's (float32, see docs/observation.md); its legal actions
     come from ``action_masks()`` and ``info["action_mask"]``. With ``illegal_action="raise"``
@@ -94,7 +140,7 @@ class SingleAgentEnv(gym.Env):
     ``info["illegal_action"]`` set.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": RENDER_MODES}
 
     def __init__(
         self,
@@ -110,9 +156,7 @@ class SingleAgentEnv(gym.Env):
         data=DEFAULT_DATA,
         illegal_action: str = "raise",
     ):
-        if illegal_action not in ILLEGAL_ACTION:
-            raise ConfigError(f"illegal_action must be one of {ILLEGAL_ACTION}, got {illegal_action!r}")
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_scheme = check_scheme(reward)
         self._config, self.game = game_settings(
@@ -130,6 +174,11 @@ class SingleAgentEnv(gym.Env):
         self.action_space = LegalDiscrete(self.game.A.size, self._legal_now)
         self.learner = 0
         self._forfeited = False
+        self._has_reset = False
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.action_space.bind(self._legal_now)  # a copy samples its own game's legal moves
 
     def set_opponents(self, opponents):
         """Replace the opponents from the next game on (e.g. with a newer self-play snapshot)."""
@@ -144,6 +193,7 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
+        self._has_reset = True
         self._forfeited = False  # set by an illegal action under illegal_action="lose"
         if seed is not None:
             self._seats.restart()
@@ -160,6 +210,8 @@ class SingleAgentEnv(gym.Env):
                 return self._observation(), self._info()
 
     def step(self, action):
+        if not self._has_reset:
+            raise gym.error.ResetNeeded("call reset() before step()")
         if self.game.is_over or self._forfeited:
             raise gym.error.ResetNeeded("the game is over: call reset() before step()")
         if isinstance(action, SampledAction):
@@ -188,17 +240,18 @@ class SingleAgentEnv(gym.Env):
             game.step(self._by_seat[seat].act(game.observe(seat), game.legal_mask(), view))
 
     def _legal_now(self) -> np.ndarray:
-        return self.game.legal_mask()
+        """The learner's legal actions now (none once the game is over or forfeited)."""
+        return np.zeros(self.game.A.size, dtype=np.int8) if self._forfeited else self.game.legal_mask()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now, as bools (all False once the game is over)."""
-        return self.game.legal_mask().astype(bool)
+        return self._legal_now().astype(bool)
 
     def _observation(self) -> np.ndarray:
         return self.game.observe(self.learner)
 
     def _info(self) -> dict:
-        info = {"action_mask": self.game.legal_mask().copy(), "learner_seat": self.learner}
+        info = {"action_mask": self._legal_now().copy(), "learner_seat": self.learner}
         if self.game.is_over:
             info["scores"] = self.game.scores()
             info["winners"] = self.game.winners()
@@ -208,8 +261,4 @@ class SingleAgentEnv(gym.Env):
         """The table as the learner sees it."""
         if self.render_mode is None:
             return None
-        text = self.game.render(self.learner)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.game.render(self.learner), self.render_mode)
