@@ -2,8 +2,10 @@
 
 Specs, as the command line takes them: ``random``, ``heuristic``, ``ismcts`` with options
 (``ismcts:seconds=0.25``, ``ismcts:iterations=400``), ``model:PATH`` for a trained
-stable-baselines3 / sb3-contrib policy saved as a .zip, and ``rllib:PATH`` for a policy
-trained with RLlib (``tribune train --backend rllib``), saved as a .pt.
+stable-baselines3 / sb3-contrib policy saved as a .zip, ``rllib:PATH`` for a policy
+trained with RLlib (``tribune train --backend rllib``), saved as a .pt, ``policy:PATH.pt``
+and ``guided:net=PATH.pt`` for policy files, and ``openspiel-ismcts`` for OpenSpiel's
+IS-MCTS bot (the ``openspiel`` extra).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ REGISTRY = {
     "model": ("agents.model", "ModelAgent"),
     "policy": ("agents.policy", "PolicyAgent"),
     "rllib": ("agents.rllib", "RLlibAgent"),
+    "openspiel-ismcts": ("agents.openspiel_ismcts", "OpenSpielISMCTSAgent"),
 }
 
 # Agents whose spec is their file: everything after the colon is the path.
