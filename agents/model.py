@@ -23,6 +23,7 @@ from tribune_env.envs.advice import advise
 from tribune_env.errors import ConfigError
 
 from .base import Agent, choose
+from .shared import shared
 
 MAX_BYTES = 100 * 2**20  # a model file, and its members unpacked; the shipped model is 5.5 MB
 
@@ -41,7 +42,7 @@ class ModelAgent(Agent):
         self.deterministic = deterministic in (True, 1, "true", "True")
         self.name = f"model:{Path(path).name}" if path else "model"
         with _loading_file(path):
-            self.model = load_model(path) if model is None else model
+            self.model = shared(load_model, path) if model is None else model
             self.advisor = None
             if getattr(self.model, "advisor", None):
                 from . import make_agent
@@ -66,7 +67,7 @@ class ModelAgent(Agent):
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self.model = load_model(self.path)
+        self.model = shared(load_model, self.path)
 
     def act(self, observation, action_mask, view=None) -> int:
         return int(self.act_batch(observation[None], action_mask[None], [view])[0])

@@ -16,6 +16,7 @@ from tribune_env import files
 from tribune_env.errors import ConfigError
 
 from .base import Agent
+from .shared import shared
 
 MAX_BYTES = 100 * 2**20
 MAX_LAYERS = 4
@@ -55,7 +56,7 @@ class WeightsAgent(Agent):
         self.path = path
         self.deterministic = deterministic in (True, 1, "true", "True")
         self.name = f"{self.name}:{Path(path).name}" if path else self.name
-        self.network = self.load(path)
+        self.network = shared(self.load, path)
 
     @staticmethod
     def load(path):
@@ -66,4 +67,4 @@ class WeightsAgent(Agent):
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self.network = self.load(self.path)
+        self.network = shared(self.load, self.path)

@@ -116,3 +116,14 @@ def test_illegal_action_raises_and_changes_nothing():
     with pytest.raises(IllegalActionError):
         e.step(illegal)
     assert e.game.to_json() == before
+
+
+def test_stepping_after_every_agent_has_left_is_a_clear_error():
+    env = tribune_env.envs.raw_env(num_players=2)
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    with pytest.raises(IllegalActionError, match="every agent has left"):
+        env.step(0)

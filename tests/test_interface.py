@@ -188,23 +188,34 @@ BAD_CONFIGS = {
     "card not for four": (dict(num_players=4, victory_card="quinque-viri"), ["quinque-viri", "4"]),
     "card not for five": (dict(num_players=5, victory_card="alea-iacta-est-short"), ["alea-iacta-est-short", "5"]),
     "victory card of a wrong type": (dict(num_players=3, victory_card=42), ["victory_card", "victory card"]),
-    "negative threshold": (dict(num_players=3, victory_card=VictoryCard("neg", -1, 2, 25, 4, {3: 3})), ["laurels"]),
-    "need above six": (dict(num_players=3, victory_card=VictoryCard("greedy", 8, 2, 25, 4, {3: 7})), ["need"]),
-    "need zero": (dict(num_players=3, victory_card=VictoryCard("lazy", 8, 2, 25, 4, {3: 0})), ["need"]),
+    "negative threshold": (
+        dict(num_players=3, victory_card=lambda: VictoryCard("neg", -1, 2, 25, 4, {3: 3})),
+        ["laurels"],
+    ),
+    "need above six": (dict(num_players=3, victory_card=lambda: VictoryCard("greedy", 8, 2, 25, 4, {3: 7})), ["need"]),
+    "need zero": (dict(num_players=3, victory_card=lambda: VictoryCard("lazy", 8, 2, 25, 4, {3: 0})), ["need"]),
     "need for six players": (
-        dict(num_players=3, victory_card=VictoryCard("six", 8, 2, 25, 4, {3: 3, 6: 3})),
+        dict(num_players=3, victory_card=lambda: VictoryCard("six", 8, 2, 25, 4, {3: 3, 6: 3})),
         ["player count", "6"],
     ),
     "no player count": (
-        dict(num_players=3, victory_card=VictoryCard("none", 8, 2, 25, 4, {})),
+        dict(num_players=3, victory_card=lambda: VictoryCard("none", 8, 2, 25, 4, {})),
         ["need", "player count"],
     ),
     "unknown obligatory": (
-        dict(num_players=3, victory_card=VictoryCard("odd", 8, 2, 25, 4, {3: 3}, "glory")),
+        dict(num_players=3, victory_card=lambda: VictoryCard("odd", 8, 2, 25, 4, {3: 3}, "glory")),
         ["glory"],
     ),
+    "threshold past the bound": (
+        dict(num_players=2, victory_card=lambda: VictoryCard("x", 2**63, 1, 1, 1, {2: 2})),
+        ["laurels", "100,000,000"],
+    ),
+    "threshold as bool": (
+        dict(num_players=2, victory_card=lambda: VictoryCard("x", True, 1, 1, 1, {2: 2})),
+        ["laurels"],
+    ),
     "custom card not for count": (
-        dict(num_players=4, victory_card=VictoryCard("three", 8, 2, 25, 4, {3: 3})),
+        dict(num_players=4, victory_card=lambda: VictoryCard("three", 8, 2, 25, 4, {3: 3})),
         ["three", "4"],
     ),
     "deck missing a faction": (
@@ -242,8 +253,8 @@ BAD_CONFIGS = {
 @pytest.mark.parametrize("name", sorted(BAD_CONFIGS))
 def test_bad_configuration_raises_config_error(name):
     kwargs, words = BAD_CONFIGS[name]
-    with pytest.raises(ConfigError) as info:
-        Game(seed=0, **kwargs)
+    with pytest.raises(ConfigError) as info:  # a card is built here: it is checked where it is made
+        Game(seed=0, **{k: v() if callable(v) else v for k, v in kwargs.items()})
     message = str(info.value)
     assert any(w.lower() in message.lower() for w in words), f"{message!r} does not name the problem"
     assert len(message) < 400, "the message never echoes a huge input"

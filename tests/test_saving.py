@@ -539,3 +539,18 @@ def test_the_compiled_engine_raises_on_a_state_that_slipped_past_the_loader():
     g.state.slot_up[0] = 1
     with pytest.raises(IndexError):
         g.observe(0)
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ('"round_limit":50', '"round_limit":-Infinity', "holds -Infinity at config.round_limit"),
+        ('"round_limit":50', '"round_limit":NaN', "holds NaN at config.round_limit"),
+        ('"format":', '"version":2,"format":', "repeats the key 'version'"),
+    ],
+)
+def test_a_saved_file_error_names_the_key_at_fault(old, new, message):
+    text = Game(2, seed=0).to_json()
+    assert old in text
+    with pytest.raises(StateFormatError, match=message):
+        Game.from_json(text.replace(old, new, 1))

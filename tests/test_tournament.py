@@ -20,7 +20,7 @@ from training.arena.games import ending
 from training.arena.processes import parallel_map
 from training.arena.stats import ratings, wilson
 from training.cli import main
-from tribune_env import ConfigError, Game, IllegalActionError, StateFormatError
+from tribune_env import VICTORY_CARDS, ConfigError, Game, IllegalActionError, StateFormatError
 
 SHORT = {"num_players": 3, "victory_card": None, "point_variant": False, "round_limit": 4}
 
@@ -306,6 +306,8 @@ def test_replay_detects_a_record_that_does_not_end_as_stored(tmp_path):
         ("1" * 5000 + "\n", "line 1: not JSON (Exceeds the limit (4300 digits)"),
         ('{"format": "something else"}\n', "not a 'tribune-record' record"),
         ('{"format": "tribune-record", "version": 9}\n', "record version 9"),
+        ('{"format": "tribune-record", "version": true}\n', "record version True"),  # true is not 1
+        ('{"format": "tribune-record", "version": 1.0}\n', "record version 1.0"),
         (
             '{"format": "tribune-record", "version": 1, "config": {}, "agents": [], "actions": 3, "outcome": {}}\n',
             "'actions' is missing or not a list",
@@ -373,3 +375,13 @@ def test_each_record_is_handed_on_as_its_game_ends(monkeypatch):
         on_record=lambda record: events.append("record"),
     )
     assert events == ["play", "record", "play", "record"]
+
+
+def test_replay_refuses_a_victory_card_past_the_bound_by_name(tmp_path):
+    record = recorded(["random", "random", "random"])[0]
+    card = dict(VICTORY_CARDS["cursus-honorum"].to_dict(), laurels=2**63)
+    record["config"].update(victory_card=card, victory_card_drawn=False)
+    saved = tmp_path / "games.jsonl"
+    records.write(saved, [record])
+    result = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
+    assert result.exit_code == 1 and "laurels must be an int from 0 to 100,000,000" in result.output

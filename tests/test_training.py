@@ -306,6 +306,26 @@ def test_evaluate_takes_opponents_with_several_options(run):
     assert "ismcts:iterations=4,seconds=0" in result.output
 
 
+def test_a_run_that_stopped_before_its_first_checkpoint_does_not_block_the_same_command(tmp_path, monkeypatch):
+    """What a failed start left (its config.toml, an empty snapshots/) is cleared by the next start."""
+    from training.learning import selfplay
+
+    out = tmp_path / "run"
+
+    def fail(self, env, start):
+        raise RuntimeError("the machine ran out of something")
+
+    monkeypatch.setattr(selfplay.Trainer, "_train", fail)
+    args = ["train", "--out", str(out), "--steps", "64", "--num-envs", "2", "--eval-games", "1", "--workers", "1"]
+    assert CliRunner().invoke(main, args).exit_code != 0
+    assert (out / "config.toml").exists() and not (out / "state.json").exists()
+    monkeypatch.undo()
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "clearing a run that stopped before its first checkpoint" in result.output
+    assert (out / "state.json").exists()
+
+
 def test_a_run_is_not_overwritten_and_nothing_is_resumed_from_nowhere(run, tmp_path):
     out, _ = run
     result = CliRunner().invoke(main, ["train", "--out", str(out), "--steps", "64"])
@@ -360,6 +380,9 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
         ("net_arch = '100000'", "net_arch '100000' must have 1 to 4 layers of at most 512"),
         ("net_arch = '8,8,8,8,8'", "must have 1 to 4 layers"),
         ("baselines = 'heuristic=inf'", "needs a spec and a positive finite weight"),
+        ("advisor = 'ismcts:seconds=nan'", "ismcts: seconds must be a number from 0 to 3,600, got nan"),
+        ("eval_opponents = 'heuristic:depth=2'", "bad options for agent 'heuristic'"),
+        ("baselines = 'policy:missing.pt=1'", "'policy:missing.pt' names no file"),
     ],
 )
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):
@@ -381,11 +404,13 @@ def test_a_bad_flag_value_is_a_usage_error(tmp_path):
 
 
 def test_config_files_round_trip(tmp_path):
+    weird = tmp_path / 'C:\\runs\\"a".zip'  # backslashes and quotes in a file name, escaped in TOML
+    weird.write_bytes(b"")  # the config finds the file; what it holds is read when it is loaded
     config = configs.TrainConfig(
         players=3,
         learning_rate=1e-5,
         baselines="random=0.5,ismcts:iterations=8=1",
-        eval_opponents='model:C:\\runs\\"a".zip',
+        eval_opponents=f"model:{weird}",
     )
     configs.write(config, tmp_path / "c.toml")
     assert configs.read(tmp_path / "c.toml") == config

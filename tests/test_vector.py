@@ -255,3 +255,14 @@ def test_an_advisor_appends_its_move_for_the_learner_to_each_observation():
             assert not last[size:].any()  # a finished game has no advice
             finished += 1
     assert finished > 0
+
+
+@pytest.mark.parametrize("dtype", [np.uint64, np.uint32, np.uint8])
+def test_an_unsigned_action_past_the_space_is_named_not_wrapped(dtype):
+    """2**64-1 as uint64 is not -1 (a game sitting out): it is an illegal action, named."""
+    env = VectorEnv(num_envs=2, num_players=2, seed=0)
+    env.reset()
+    before = env.games.masks.copy()
+    with pytest.raises(IllegalActionError, match=f"action {np.iinfo(dtype).max} is not legal"):
+        env.step(np.array([np.iinfo(dtype).max, 0], dtype=dtype))
+    assert np.array_equal(env.games.masks, before)

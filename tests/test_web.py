@@ -471,3 +471,75 @@ def test_tribune_serve_listens_where_it_is_told_and_prints_its_address(tmp_path,
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_tables_past_the_last_step_are_none_at_any_start(client, records_file):
+    """Past the end of a replay, however far, the answer is an empty list."""
+    replay = open_replay(client, records_file)
+    for start in (replay["steps"] + 1, 64 * (replay["steps"] // 64 + 1), 10**6, 10**30):
+        assert ok(client.get(f"/api/replays/{replay['id']}/tables", params={"start": start}))["tables"] == []
+
+
+@pytest.mark.parametrize(
+    "request_kwargs",
+    [
+        {"content": b"[" * 5000 + b"]" * 5000},  # nested very deeply
+        {"content": b'{"seed": ' + b"9" * 5000 + b"}"},  # a number of 5,000 digits
+        {"content": b'{"players": "\xff\xfe"}'},  # not UTF-8
+    ],
+    ids=["deep", "digits", "utf-8"],
+)
+def test_a_body_the_parser_refuses_has_the_documented_shape(client, request_kwargs):
+    refused(client.post("/api/matches", headers={"content-type": "application/json"}, **request_kwargs), 400, "body")
+
+
+def test_every_refusal_has_the_documented_shape(client):
+    refused(client.post("/api/records/upload", files={"file": ("x" * 10000, b"{}")}), 400)  # the form parser's
+    refused(client.get("/api/nowhere"), 404)  # the router's
+    refused(client.put("/api/matches"), 405)
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(client):
+    huge = b'{"path": "' + b"a" * (50 * 2**20) + b'"}'
+    refused(client.post("/api/records/path", content=huge, headers={"content-type": "application/json"}), 413, "65,536")
+
+    def streamed():  # no Content-Length: counted as it comes
+        for _ in range(64):
+            yield b"a" * 2**20
+
+    refused(client.post("/api/matches", content=streamed(), headers={"content-type": "application/json"}), 413)
+
+
+def test_unknown_keys_are_refused(client):
+    refused(client.post("/api/matches", json={"players": 2, "opponent": "heuristic"}), 400, "opponent")
+    refused(client.post("/api/records/path", json={"path": "x", "mode": "r"}), 400, "mode")
+
+
+@pytest.mark.parametrize("action", ["28", 28.0, True, None])
+def test_an_action_is_a_json_integer_not_something_read_as_one(client, action):
+    match = ok(client.post("/api/matches", json={"players": 2, "opponents": ["random"], "seed": 1}))
+    refused(client.post(f"/api/matches/{match['id']}/actions", json={"action": action}), 400, "action")
+    assert ok(client.get(f"/api/matches/{match['id']}"))["table"] == match["table"]  # nothing was played
+
+
+def test_settings_are_not_coerced_either(client):
+    refused(client.post("/api/matches", json={"players": "3"}), 400, "players")
+    refused(client.post("/api/matches", json={"players": 3, "point_variant": 1}), 400, "point_variant")
+
+
+def test_matches_share_one_copy_of_a_policy_and_let_it_go_when_they_end(client):
+    """Every seat of every match playing one file plays one loaded network; a finished match
+    keeps no agent."""
+    import gc
+
+    from agents.shared import _loaded
+
+    spec = "policy:agents/trained/selfplay-4p.pt"
+    ids = [ok(client.post("/api/matches", json={"players": 4, "opponents": [spec], "seed": s}))["id"] for s in (1, 2)]
+    assert sum("selfplay-4p.pt" in key[1] for key in _loaded.keys()) == 1
+    for match_id in ids:
+        match = ok(client.get(f"/api/matches/{match_id}"))
+        while match["ending"] is None:
+            match = ok(client.post(f"/api/matches/{match_id}/actions", json={"action": match["legal"][0]["action"]}))
+    gc.collect()
+    assert not any("selfplay-4p.pt" in key[1] for key in _loaded.keys())

@@ -22,6 +22,7 @@ NUM_CARD_TYPES = NUM_FACTIONS * NUM_VALUES  # a card is (faction, value): code f
 MAX_PLAYERS = 5
 MIN_PLAYERS = 2
 MAX_ROUND_LIMIT = 10_000  # keeps every amount a game can gather far below int32 (saving/limits.py)
+MAX_AMOUNT = 10**8  # the most of anything a game may hold or ask for, victory thresholds included (saving/limits.py)
 MAX_DATA_NUMBER = 1_000  # any one cost, gain, count or score of GameData, for the same reason
 
 # The eight regions, in board order (the order of evaluation).
@@ -67,6 +68,9 @@ class VictoryCard:
     obligatory: str | None = None
     length: str = "medium"
 
+    def __post_init__(self):
+        self.validate()  # a card that could not be played is refused where it is made
+
     def validate(self) -> None:
         """Raise ValueError naming the first inconsistency."""
         from .errors import ConfigError
@@ -75,8 +79,10 @@ class VictoryCard:
             raise ConfigError("victory card id must be a non-empty string")
         for name in ("laurels", "legions", "denarii", "markers"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
-                raise ConfigError(f"victory card {self.id!r}: {name} must be an int >= 0, got {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_AMOUNT:
+                raise ConfigError(
+                    f"victory card {self.id!r}: {name} must be an int from 0 to {MAX_AMOUNT:,}, got {value!r}"
+                )
         if self.obligatory is not None and self.obligatory not in OBJECTIVES:
             raise ConfigError(
                 f"victory card {self.id!r}: unknown obligatory objective "
@@ -119,6 +125,8 @@ class VictoryCard:
                 obligatory=d.get("obligatory"),
                 length=d.get("length", "medium"),
             )
+        except ConfigError:  # the card's own check, which names the field
+            raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ConfigError(f"malformed victory card {brief(d)}: {brief(str(exc))}") from None
         card.validate()

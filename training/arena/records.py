@@ -112,7 +112,7 @@ def parse(line: bytes, where: str) -> dict:
     record = files.parse_json(files.decode(line, where, StateFormatError), where, StateFormatError)
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise StateFormatError(f"{where}: not a {FORMAT!r} record")
-    if record.get("version") != VERSION:
+    if type(record.get("version")) is not int or record["version"] != VERSION:  # true is not 1
         raise StateFormatError(
             f"{where}: record version {record.get('version')!r}; this tribune reads version {VERSION}"
         )

@@ -12,6 +12,7 @@ import dataclasses
 import json
 import math
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 
 from tribune_env import files
 from tribune_env.envs.rewards import SCHEMES
@@ -125,10 +126,16 @@ class TrainConfig:
                 f"(the rollout is held in memory), got {self.n_steps * self.num_envs:,}"
             )
         self.layers()
-        from agents import parse_spec  # agent names are checked now, models when loaded
+        from agents import FILE_AGENTS, make_agent, parse_spec
 
+        # every agent is checked now, before a run writes anything: built (its options checked by
+        # the agent itself), or, for an agent in a file, the file found (its contents when loaded)
         for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + ([self.advisor] if self.advisor else []):
-            parse_spec(spec)
+            name, options = parse_spec(spec)
+            if name not in FILE_AGENTS:
+                make_agent(spec)
+            elif not Path(options["path"]).expanduser().is_file():
+                raise ConfigError(f"bad training config: {spec!r} names no file")
         if not self.evaluation_specs():
             raise ConfigError("bad training config: eval_opponents names no agent")
 

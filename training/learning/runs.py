@@ -154,17 +154,28 @@ class Run:
             self.state["segments"] += 1
             self._drop_rows_after(self.state["steps"])
         else:
-            if self.files.config.exists():
-                raise ConfigError(
-                    f"{out} already holds a run; resume it, or choose another directory "
-                    f"(a run stopped before its first checkpoint cannot be resumed: delete it)"
-                )
+            if self.files.state.exists():
+                raise ConfigError(f"{out} already holds a run; resume it, or choose another directory")
+            self._clear_unstarted()
             self.state = {"steps": 0, "snapshots": [], "best": None, "segments": 0}
         self.config = config
         self.files.root.mkdir(parents=True, exist_ok=True)
         self.files.snapshots.mkdir(exist_ok=True)
         configs.write(config, self.files.config)
         self._clock = time.perf_counter() - self.state.get("seconds", 0.0)
+
+    def _clear_unstarted(self) -> None:
+        """Remove what a run that stopped before its first checkpoint left (no state.json yet):
+        it holds nothing to resume, and must not block the same command run again."""
+        if not self.files.config.exists():
+            return
+        self.echo(f"{self.files.root}: clearing a run that stopped before its first checkpoint")
+        for role in self.files.names:
+            path = getattr(self.files, role)
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
 
     def _saved_state(self) -> dict:
         """state.json of the run, checked: its numbers have their types, and every snapshot it

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, File, Request, UploadFile
+from fastapi import FastAPI, File, HTTPException, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from agents import FILE_AGENTS, parse_spec
@@ -40,6 +41,8 @@ from .replays import CHUNK, Replay
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORDS_FILE = 64 * 2**20  # bytes of a records file opened or uploaded (a file is kept as read)
+MAX_BODY = 64 * 2**10  # bytes of any other request body: the largest a request can mean is some 17 KiB
+UPLOAD = "/api/records/upload"
 
 
 class NotFound(Exception):
@@ -96,11 +99,18 @@ def on_this_machine(host: str | None) -> bool:
         return False
 
 
-class PathRequest(BaseModel):
+class Strict(BaseModel):
+    """A request body: no unknown key, and every value of its own JSON type (``"28"``, ``28.0``
+    and ``true`` are not the number 28 or 1)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PathRequest(Strict):
     path: str = Field(min_length=1, max_length=4096)
 
 
-class MatchRequest(BaseModel):
+class MatchRequest(Strict):
     players: int = Field(4, ge=2, le=5)
     seat: int = Field(0, ge=0, le=4)
     opponents: list[Annotated[str, Field(max_length=4096)]] = Field(["random"], min_length=1, max_length=4)
@@ -110,8 +120,40 @@ class MatchRequest(BaseModel):
     round_limit: int | None = Field(None, ge=1, le=MAX_ROUND_LIMIT)
 
 
-class ActionRequest(BaseModel):
+class ActionRequest(Strict):
     action: int = Field(ge=0)
+
+
+class BodyLimit:
+    """Refuse a request body over its limit with 413 before reading it: by its Content-Length
+    when it states one, else as it streams in. Uploads of records files may be larger."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit = MAX_RECORDS_FILE + 2**20 if scope["path"] == UPLOAD else MAX_BODY  # room for the form's headers
+        stated = dict(scope["headers"]).get(b"content-length", b"0")
+        if not stated.isdigit() or int(stated) > limit:
+            return await refusal(f"the request body is over {limit:,} bytes", 413)(scope, receive, send)
+        received = 0
+
+        async def counted():
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > limit:
+                raise HTTPException(413, f"the request body is over {limit:,} bytes")
+            return message
+
+        await self.app(scope, counted, send)
+
+
+def refusal(message: str, status: int) -> JSONResponse:
+    """Every refusal of the app, whatever layer makes it: ``{"error": message}``."""
+    return JSONResponse({"error": message}, status_code=status)
 
 
 def catalogue() -> dict:
@@ -139,6 +181,7 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
     # no /docs page: FastAPI's loads its scripts from a CDN; the schema is at /api/openapi.json
     app = FastAPI(title="tribune", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.add_middleware(GZipMiddleware, minimum_size=2048)
+    app.add_middleware(BodyLimit)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # a records file holds at most 64 MiB; a replay some hundred bytes a step
     files, replays, matches = Store("records file", 4), Store("replay", 8), Store("match", 64)
@@ -151,25 +194,29 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
         host = request.headers.get("host", "")
         origin = request.headers.get("origin")
         if local and not on_this_machine(urlsplit(f"//{host}").hostname):
-            return JSONResponse({"error": f"host {host!r} is not this machine"}, status_code=403)
+            return refusal(f"host {host!r} is not this machine", 403)
         if origin is not None and request.method != "GET" and urlsplit(origin).netloc != host:
-            return JSONResponse(
-                {"error": f"a request from {origin} is refused: only this app's page may send one"}, 403
-            )
+            return refusal(f"a request from {origin} is refused: only this app's page may send one", 403)
         return await call_next(request)
 
     @app.exception_handler(TribuneError)
     def bad_input(request: Request, exc: TribuneError):
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return refusal(str(exc), 400)
 
     @app.exception_handler(NotFound)
     def not_found(request: Request, exc: NotFound):
-        return JSONResponse({"error": str(exc)}, status_code=404)
+        return refusal(str(exc), 404)
 
     @app.exception_handler(RequestValidationError)
     def invalid(request: Request, exc: RequestValidationError):
         problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or 'body'}: {e['msg']}" for e in exc.errors())
-        return JSONResponse({"error": f"bad request: {problems}"}, status_code=400)
+        return refusal(f"bad request: {problems}", 400)
+
+    @app.exception_handler(StarletteHTTPException)
+    def refused_on_the_way(request: Request, exc: StarletteHTTPException):
+        """What FastAPI and Starlette refuse themselves (an unreadable body, an unknown path),
+        in the app's one shape."""
+        return refusal(str(exc.detail), exc.status_code)
 
     @app.get("/", include_in_schema=False)
     def page():
@@ -183,7 +230,7 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
         records = RecordsFile(lines, name)
         return {"id": files.add(records), "name": name, "games": records.games}
 
-    @app.post("/api/records/upload")
+    @app.post(UPLOAD)
     def upload(file: Annotated[UploadFile, File()]):
         data = file.file.read(MAX_RECORDS_FILE + 1)
         name = file.filename or "upload"

@@ -82,6 +82,7 @@ class Match:
                 raise AgentError(f"agent {self.specs[p]!r} in seat {p} chose an illegal action: {exc}") from None
         if game.is_over and self.record is None:
             self.record = saved.make(game, self.seed, self.drawn, self.specs, self.actions)
+            self.agents = []  # let their networks go: a finished match holds only its game and record
             self.on_end(self.record)
 
     def _step(self, action):

@@ -90,6 +90,8 @@ class Replay:
         as `viewer` saw them."""
         self._check_view(viewer)
         start = max(start, 0)
+        if start >= len(self.steps):
+            return []
         stop = min(start + min(count, CHUNK), len(self.steps))
         with self._lock:
             game = self._scratch

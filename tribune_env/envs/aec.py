@@ -177,6 +177,8 @@ class raw_env(AECEnv):
         return out
 
     def step(self, action):
+        if not self.agents:
+            raise IllegalActionError("the game is over and every agent has left it: call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -119,6 +119,9 @@ def check_actions(actions, masks: np.ndarray, players: np.ndarray | None = None)
     num_envs, action_size = masks.shape
     if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
         raise IllegalActionError(f"actions must be {num_envs} ints, got {actions.dtype} array of shape {actions.shape}")
+    if actions.dtype.kind == "u" and (actions >= action_size).any():  # before the cast: 2**64-1 is not -1
+        i = int(np.flatnonzero(actions >= action_size)[0])
+        raise IllegalActionError(f"game {i}: action {int(actions[i])} is not legal (actions are 0..{action_size - 1})")
     actions = actions.astype(np.int64)
     rows = np.flatnonzero(actions >= 0)
     bad = actions[rows] >= action_size

@@ -3,6 +3,7 @@ game may be, and what amounts play can reach."""
 
 from __future__ import annotations
 
+from ..data import MAX_AMOUNT  # noqa: F401  (the bound below, kept with the game's numbers)
 from ..errors import StateFormatError
 from ..state import MAX_TASKS
 from ..tasks import Task
@@ -32,7 +33,6 @@ MAX_ITEMS = 4 * MAX_TEXT // 10  # values in a document passed as Python data (a 
 # a few amounts cannot overflow and float32 observations stay finite. Real games come
 # nowhere near it; victory thresholds are bounded by it too. The round limit is at most
 # MAX_ROUND_LIMIT, for saved and new games alike (``Game(round_limit=...)``).
-MAX_AMOUNT = 10**8
 MAX_STACK = MAX_TASKS // 2  # a real game's task stack stays under 40 rows
 
 ROOT = 0  # the parent of the setup tasks (not a task kind)

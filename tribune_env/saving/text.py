@@ -25,10 +25,14 @@ def parse(text) -> object:
     if bracket_depth(_NOT_BRACKET.sub("", bare)) > MAX_DEPTH:
         fail(f"saved state nests arrays or objects more than {MAX_DEPTH} deep")
     check_number_literals(bare)
+    constants = []
     try:
-        return json.loads(text, object_pairs_hook=_object_without_duplicates, parse_constant=_no_constant)
+        doc = json.loads(text, object_pairs_hook=_object_without_duplicates, parse_constant=_Constant.noting(constants))
     except json.JSONDecodeError as exc:
         fail(f"saved state is not valid JSON: {exc.msg} at character {exc.pos}")
+    if constants:
+        fail(f"saved state holds {constants[0]} at {path_of(doc, constants[0])}, which is not a JSON number")
+    return doc
 
 
 def check_text_length(length: int):
@@ -47,12 +51,36 @@ def _object_without_duplicates(pairs):
     """A JSON object; a key given twice would make the file say two things."""
     d = dict(pairs)
     if len(d) != len(pairs):
-        fail("saved state repeats a key in an object")
+        seen = set()
+        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))
+        fail(f"saved state repeats the key {repeated[:100]!r} in an object")
     return d
 
 
-def _no_constant(name):
-    fail(f"saved state holds {name}, which is not a JSON number")
+class _Constant(str):
+    """NaN or Infinity where JSON has only numbers: kept as a marker, to be found and named by its place."""
+
+    @classmethod
+    def noting(cls, found: list):
+        def constant(name):
+            found.append(cls(name))
+            return found[-1]
+
+        return constant
+
+
+def path_of(doc, target) -> str:
+    """Where `target` (the object itself) sits in `doc`, as ``key.key[index]``; walked with a list."""
+    todo = [(doc, "the top")]
+    while todo:
+        value, path = todo.pop()
+        if value is target:
+            return path
+        if isinstance(value, dict):
+            todo += [(v, f"{path}.{k}" if path != "the top" else k) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return "an unknown place"
 
 
 def check_plain_data(doc):
