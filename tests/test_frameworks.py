@@ -22,9 +22,13 @@ from tribune_env.envs.single import LegalBatch, SampledActions
 from tribune_env.player import random_legal
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTIONS = dict(
-    re.findall(r"^## (.+?)\n.*?```python\n(.*?)```", (ROOT / "docs/frameworks.md").read_text(), re.S | re.M)
-)
+SECTIONS = {
+    title: code[0]
+    for title, body in re.findall(
+        r"^## (.+?)\n(.*?)(?=^## |\Z)", (ROOT / "docs/frameworks.md").read_text(), re.S | re.M
+    )
+    if (code := re.findall(r"```python\n(.*?)```", body, re.S))
+}
 
 
 def run_section(name: str, capsys) -> str:

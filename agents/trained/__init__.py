@@ -12,4 +12,4 @@ with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in the 
 from pathlib import Path
 
 SHIPPED = Path(__file__).with_name("advised-2p.zip")
-POLICIES = {4: Path(__file__).with_name("selfplay-4p.pt")}
+POLICIES = {n: Path(__file__).with_name(f"selfplay-{n}p.pt") for n in (3, 4)}
