@@ -213,7 +213,7 @@ def potential_of(row, k):
     """Points: progress (or the race to the marker goal), score, cards and control."""
     extra = CARD_POINTS * row[CARDS_] + CONTROL_POINTS * _bits(int(row[CONTROLS_]))
     if not k[K.VICTORY]:
-        race = RACE_WEIGHT * min(row[MARKERS_] / k[K.MARKER_GOAL], 1.0)
+        race = RACE_WEIGHT * min(row[MARKERS_] / k[K.POINT_VARIANT_MARKERS], 1.0)
         return race + score(row, k) + extra
     progress = 1.0 if row[DECLARED_] >= 0 else progress_of(row, k)
     return VICTORY_WEIGHT * progress + score(row, k) + extra

@@ -227,7 +227,7 @@ def claims(r):
             hand += s.curia[stack]
     atrium = spaces(k, ATRIUM)[0]
     if s.space_owner[atrium] == me and s.space_owner[atrium + 1] < 0:  # "1." alone: the face-up cards
-        owed += k[K.ATRIUM_COST]
+        owed += k[K.ATRIUM_SINGLE_COST]
         for slot in range(*slots(k, ATRIUM)):
             if s.slot_card[slot] >= 0 and s.slot_up[slot]:
                 hand[s.slot_card[slot]] += 1
@@ -259,7 +259,7 @@ def place_value(r, hand, budget, discards, pairs, action):
     k = r.k
     if action == k[K.A_COIN_BOWL]:
         first = r.s.meta[Meta.COIN_BOWL_USED] == 0
-        return income(r.standing, k[K.COIN_FIRST] if first else k[K.COIN_LATER])
+        return income(r.standing, k[K.COIN_BOWL_FIRST] if first else k[K.COIN_BOWL_LATER])
     if action >= k[K.A_FIELD]:
         return field_value(r, hand, action - k[K.A_FIELD])
     target = action - k[K.A_PLACE]
@@ -335,9 +335,9 @@ def face_up(r, region):
 def atrium_value(r, hand, budget):
     """ "1.": two cards for 1 denarius unless someone bids; "2.": an auction for three."""
     if r.s.space_owner[spaces(r.k, ATRIUM)[0]] < 0:
-        if budget < r.k[K.ATRIUM_COST]:
+        if budget < r.k[K.ATRIUM_SINGLE_COST]:
             return -1.0
-        return ATRIUM_RISK * 2 * unknown_card(r) - cost(r.standing, r.k[K.ATRIUM_COST])
+        return ATRIUM_RISK * 2 * unknown_card(r) - cost(r.standing, r.k[K.ATRIUM_SINGLE_COST])
     return AUCTION_SHARE * (worth_of(r.prices, face_up(r, ATRIUM), hand) + unknown_card(r))
 
 

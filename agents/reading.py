@@ -143,7 +143,7 @@ def takeover_change(s, k, row, base, me, f):
     played[CARDS] = -2
     played[CONTROL] = f
     played[MARKERS] = 1 - s.markers[me, f]
-    played[LAURELS] = k[K.FIRST_LAURELS] * s.first_laurel[f]
+    played[LAURELS] = k[K.FIRST_CONTROL_LAURELS] * s.first_laurel[f]
     gains = gains_change(k, takeover_benefit_gains(k, f))
     return merge(merge(played, gains), faction_benefit_change(s, k, row, base, me, f))
 
@@ -167,7 +167,7 @@ def gains_change(k, g):
     priced as a later coin-bowl follower, the temporary favor as taken; the assassin and the
     Legates' legion are left out."""
     change = no_change()
-    change[MONEY] = g[Gain.DENARII] + (k[K.COIN_LATER] if g[Gain.PROCONSUL] else 0)
+    change[MONEY] = g[Gain.DENARII] + (k[K.COIN_BOWL_LATER] if g[Gain.PROCONSUL] else 0)
     change[LAURELS] = g[Gain.LAURELS]
     change[LEGIONS] = g[Gain.LEGIONS]
     change[CARDS] = g[Gain.CARDS]

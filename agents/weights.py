@@ -47,6 +47,20 @@ def read(path, form: str, version: int, what: str, max_width: int) -> dict:
     return saved
 
 
+def spec_of(path) -> str:
+    """The agent spec that plays the weights file at `path` (``policy:`` or ``rllib:``), told by
+    the format tag it carries, so that a command can take either file as it is."""
+    from . import policy, rllib
+
+    for kind, module in (("policy", policy), ("rllib", rllib)):
+        try:
+            read(path, module.FORMAT, module.VERSION, "weights file", module.MAX_WIDTH)
+        except ConfigError:
+            continue
+        return f"{kind}:{path}"
+    raise ConfigError(f"{path} is neither a Tribune policy file nor an RLlib policy file")
+
+
 class WeightsAgent(Agent):
     """An agent playing a network loaded from its file (``load(path)``); pickled as the path,
     to reach a worker process, and loaded again there."""

@@ -306,6 +306,17 @@ def test_evaluate_takes_opponents_with_several_options(run):
     assert "ismcts:iterations=4,seconds=0" in result.output
 
 
+def test_evaluate_plays_a_policy_file_as_the_agent_its_format_names(run, tmp_path):
+    out, _ = run
+    arguments = ["--opponents", "random", "--games", "2", "--workers", "1"]
+    result = CliRunner().invoke(main, ["evaluate", str(out / "policy.pt"), *arguments])
+    assert result.exit_code == 0, result.output
+    assert "random" in result.output and "win rate" in result.output
+    (tmp_path / "other.pt").write_bytes((out / "model.zip").read_bytes())
+    refused = CliRunner().invoke(main, ["evaluate", str(tmp_path / "other.pt"), *arguments])
+    assert refused.exit_code == 1 and "neither a Tribune policy file nor an RLlib policy file" in refused.output
+
+
 def test_a_run_that_stopped_before_its_first_checkpoint_does_not_block_the_same_command(tmp_path, monkeypatch):
     """What a failed start left (its config.toml, an empty snapshots/) is cleared by the next start."""
     from training.learning import selfplay

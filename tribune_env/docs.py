@@ -1,4 +1,4 @@
-"""Markdown tables of the action space and the observation, generated from the code.
+"""Markdown tables of the action space, the observation and the component data, generated from the code.
 
 ``python -m tribune_env.docs`` rewrites the tables in docs/; a test checks they match.
 """
@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import fields
 from pathlib import Path
 
-from .actions import ActionSpace
-from .data import DEFAULT_DATA
+from .actions import ActionSpace, Board
+from .data import DEFAULT_DATA, LEADERS, OBJECTIVES
 from .observation import SEGMENTS, ObservationLayout
 
 
@@ -36,7 +37,43 @@ def action_table() -> str:
     return "\n".join(rows)
 
 
-TABLES = {"docs/observation.md": observation_table, "docs/actions.md": action_table}
+def component_tables() -> str:
+    """The default component data (``DEFAULT_DATA``): the board, the deck, the victory cards, every number."""
+    data, board = DEFAULT_DATA, Board(DEFAULT_DATA)
+    rows = ["| region | follower spaces |", "|---|---:|"]
+    rows += [f"| {name} | {len(spaces)} |" for name, spaces in board.spaces.items()]
+    rows += ["", "| faction | leader (value 0) | cards | values |", "|---|---|---:|---|"]
+    rows += [
+        f"| {faction} | {leader} | {len(values)} | {', '.join(map(str, values[1:]))} |"
+        for (faction, values), leader in zip(data.deck.items(), LEADERS)
+    ]
+    rows += [
+        "",
+        "| victory card | laurels | legions | denarii | markers | objectives needed, by players | obligatory | length |",
+        "|---|---:|---:|---:|---:|---|---|---|",
+    ]
+    rows += [
+        f"| `{c.id}` | {c.laurels} | {c.legions} | {c.denarii} | {c.markers} | "
+        f"{', '.join(f'{n}: {k}' for n, k in sorted(c.need.items()))} | {c.obligatory or '-'} | {c.length} |"
+        for c in data.victory_cards.values()
+    ]
+    rows += [
+        "",
+        f"The objectives, in the card's order: {', '.join(OBJECTIVES)}.",
+        "",
+        "| number | value |",
+        "|---|---|",
+    ]
+    tables = ("deck", "victory_cards")
+    rows += [f"| `{f.name}` | {getattr(data, f.name)} |" for f in fields(data) if f.name not in tables]
+    return "\n".join(rows)
+
+
+TABLES = {
+    "docs/observation.md": observation_table,
+    "docs/actions.md": action_table,
+    "docs/rules.md": component_tables,
+}
 MARK = re.compile(r"(<!-- generated -->\n).*?(<!-- end generated -->)", re.S)
 
 

@@ -3,8 +3,8 @@
 Compiled handlers receive the state as named views into the flat int32 buffer (``views``,
 written out from :func:`tribune_env.state.fields`, passed by reference as a
 :class:`~tribune_env.state_ref.StateRef`) and the game's numbers as one int64 array
-indexed by :class:`K`, declared by :data:`PARAMETERS` and filled from
-:class:`~tribune_env.data.GameData` by :func:`params`. The random generator is
+indexed by :class:`K`, declared once by :data:`ENTRIES` (each number of
+:class:`~tribune_env.data.GameData` under its field's name) and filled by :func:`params`. The random generator is
 xoshiro128** whose four 32-bit words live in the state buffer, so a copy or a saved game
 carries it, and the same seed always gives the same game.
 """
@@ -12,232 +12,123 @@ carries it, and the same seed always gives the same game.
 from __future__ import annotations
 
 from collections import namedtuple
+from dataclasses import fields as dataclass_fields
 from enum import IntEnum
 
 import numpy as np
 from numba import carray, types
 from numba.extending import intrinsic
 
-from .data import OBJECTIVES, REGIONS
+from .data import DEFAULT_DATA, OBJECTIVES, REGIONS, GameData
 from .jit import compiled, entry
 from .state import FIELDS, fields
 from .state_ref import borrow
 
-MAX_CATACOMB_PRICES = 8
+MAX_TUPLE_ENTRIES = 8  # room for a tuple of GameData (the catacomb prices)
 MAX_PLACE_TARGETS = 32  # distinct follower spaces a placement action can name
+ACTION_STARTS = (  # ActionSpace's attributes: the first action of each range (``K.A_PLACE``...)
+    "PLACE", "FIELD", "COIN_BOWL", "DISCARD", "ADD", "TAKE", "BID", "ATRIUM", "LATRINE", "BENEFIT",
+    "AGRIPPA", "ASSASSIN", "CHARIOT", "MARKER", "TEMP_FAVOR", "BUY_LEGION", "COMMIT", "DECLINE",
+)  # fmt: skip
 
-# The parameter array, in order: each name with its number of entries. ``K.<name>`` is
-# the index of its (first) entry, so a block is read as ``k[K.SP + region]``.
-PARAMETERS = (
-    ("N", 1),
-    ("AUTO_FORCED", 1),
-    ("LOG", 1),
-    ("ROUND_LIMIT", 1),
-    ("BID_BASE", 1),
-    ("FOLLOWERS", 1),
-    ("START_MONEY", 1),
-    ("SETUP_DEAL", 1),
-    ("SETUP_KEEP", 1),
-    ("COIN_FIRST", 1),
-    ("COIN_LATER", 1),
-    ("THERMAE_COST", 1),
-    ("FORUM_COST", 1),
-    ("CURIA_SUM", 1),
-    ("ATRIUM_COST", 1),
-    ("CATACOMB_CARDS", 1),
-    ("MARS_LAUREL", 1),
-    ("MARS_BONUS", 1),
-    ("HAND_LIMIT", 1),
-    ("GLADIATOR_LEGIONS", 1),
-    ("SPARTACUS_LEGIONS", 1),
-    ("LEGATE_LAURELS", 1),
-    ("VARUS_LAURELS", 1),
-    ("PATRICIAN_LAURELS", 1),
-    ("SCIPIO_DENARII", 1),
-    ("VESTAL_DENARII", 1),
-    ("SENATOR_LAURELS", 1),
-    ("PLEBEIAN_DENARII", 1),
-    ("VESTAL_LAURELS", 1),
-    ("FIRST_LAURELS", 1),
-    ("VICTORY", 1),  # 1 with a victory card, 0 in the point-value variant
-    ("V_LAURELS", 1),
-    ("V_LEGIONS", 1),
-    ("V_DENARII", 1),
-    ("V_MARKERS", 1),
-    ("V_NEED", 1),
-    ("V_OBLIGATORY", 1),  # index into OBJECTIVES, or -1
-    ("MARKER_GOAL", 1),
-    ("DECK", 1),  # number of cards
-    ("MIN_SET", 1),
-    ("ASSASSIN_MIN_SET", 1),
-    ("CESURA_SET_LOSSES", 1),
-    ("TIGELLINUS_LEGIONS", 1),
-    ("BENEFIT_CARDS", 1),
-    ("BOUGHT_LEGIONS", 1),
-    ("PROCONSUL_FOLLOWERS", 1),
-    ("PRAETORIAN_LEGIONS", 1),
-    ("SENATOR_CARDS", 1),
+# The parameter array, in order: each name with its number of entries and its value in a
+# game. ``K.<name>`` is the index of its (first) entry, so a block is read as
+# ``k[K.SP + region]``. The game's own settings, the board, the actions and the buffer
+# are declared here; every number of GameData follows, named after its field
+# (:func:`_data_parameters`), so a new rule number is one field of GameData.
+GAME_PARAMETERS = (
+    ("N", 1, lambda game: game.n),
+    ("AUTO_FORCED", 1, lambda game: game.auto_forced),
+    ("ROUND_LIMIT", 1, lambda game: game.round_limit),  # the game's, which may differ from data.round_limit
+    ("VICTORY", 1, lambda game: game.victory_card is not None),  # 0 in the point-value variant
+    ("V_LAURELS", 1, lambda game: _card(game, "laurels")),
+    ("V_LEGIONS", 1, lambda game: _card(game, "legions")),
+    ("V_DENARII", 1, lambda game: _card(game, "denarii")),
+    ("V_MARKERS", 1, lambda game: _card(game, "markers")),
+    ("V_NEED", 1, lambda game: game.victory_card.need[game.n] if game.victory_card else 0),
+    ("V_OBLIGATORY", 1, lambda game: _obligatory(game.victory_card)),  # index into OBJECTIVES, or -1
+    ("DECK", 1, lambda game: game.data.deck_size()),  # number of cards
     # board geometry: per region in board order (REGIONS), so a region's end is the next one's start
-    ("SP", len(REGIONS)),
-    ("SP_END", 1),  # first follower space; number of spaces
-    ("SL", len(REGIONS)),
-    ("SL_END", 1),  # first card slot (a region without one: the next one's); slots
+    ("SP", len(REGIONS), lambda game: [game.board.spaces[name].start for name in REGIONS]),
+    ("SP_END", 1, lambda game: game.board.num_spaces),  # first follower space; number of spaces
+    ("SL", len(REGIONS), lambda game: _slot_starts(game.board)),
+    ("SL_END", 1, lambda game: game.board.num_slots),  # first card slot (a region without one: the next one's)
+    ("PLACE_SPACE", MAX_PLACE_TARGETS, lambda game: _padded(_place_spaces(game.board), MAX_PLACE_TARGETS)),
+    ("PLACE_REGION", MAX_PLACE_TARGETS, lambda game: _padded(_place_regions(game.board), MAX_PLACE_TARGETS)),
     # first action of each range (ActionSpace), then the size of the action space
-    ("A_PLACE", 1),
-    ("A_FIELD", 1),
-    ("A_COIN_BOWL", 1),
-    ("A_DISCARD", 1),
-    ("A_ADD", 1),
-    ("A_TAKE", 1),
-    ("A_BID", 1),
-    ("A_ATRIUM", 1),
-    ("A_LATRINE", 1),
-    ("A_BENEFIT", 1),
-    ("A_AGRIPPA", 1),
-    ("A_ASSASSIN", 1),
-    ("A_CHARIOT", 1),
-    ("A_MARKER", 1),
-    ("A_TEMP_FAVOR", 1),
-    ("A_BUY_LEGION", 1),
-    ("A_COMMIT", 1),
-    ("A_DECLINE", 1),
-    ("A_SIZE", 1),
-    # scoring table
-    ("SC_TRIBUNE", 1),
-    ("SC_SCROLL", 1),
-    ("SC_ETERNAL", 1),
-    ("SC_TEMPORARY", 1),
-    ("SC_LEGION", 1),
-    ("SC_LAUREL", 1),
-    ("SC_DENARII", 1),
-    ("SC_MARKER", 1),
-    ("SC_FIRST", 1),
-    ("CATACOMB_PRICES", MAX_CATACOMB_PRICES),  # -1 past the last
-    ("PLACE_SPACE", MAX_PLACE_TARGETS),  # follower space of each region placement, -1 = pooled
-    ("PLACE_REGION", MAX_PLACE_TARGETS),  # region of each placement action
-    ("OFFSETS", len(FIELDS) + 1),  # start of each state field in the buffer, then its end
+    *((f"A_{name}", 1, lambda game, name=name: getattr(game.A, name)) for name in ACTION_STARTS),
+    ("A_SIZE", 1, lambda game: game.A.size),
+    ("OFFSETS", len(FIELDS) + 1, lambda game: _offsets(game.state.layout)),  # each state field's start, then the end
 )
 
 
-def _indices(declaration) -> dict:
+def _data_parameters(data: GameData = DEFAULT_DATA) -> tuple:
+    """(name, length, value) of every number of GameData, named after its field: a number as
+    it is, one per player count as this game's, the scoring table one entry per item
+    (``SCORING_LAUREL``), a tuple padded with -1. The deck and the victory cards are tables
+    of their own (``DECK``, ``V_*``), and the round limit is the game's."""
+    entries = []
+    for f in dataclass_fields(data):
+        name, value = f.name.upper(), getattr(data, f.name)
+        if f.name in ("deck", "victory_cards", "round_limit"):
+            continue
+        if isinstance(value, int):
+            entries.append((name, 1, lambda game, f=f.name: getattr(game.data, f)))
+        elif isinstance(value, tuple):
+            pad = lambda game, f=f.name: _padded(getattr(game.data, f), MAX_TUPLE_ENTRIES)  # noqa: E731
+            entries.append((name, MAX_TUPLE_ENTRIES, pad))
+        elif all(isinstance(key, int) for key in value):
+            entries.append((name, 1, lambda game, f=f.name: getattr(game.data, f)[game.n]))
+        else:
+            entries += [
+                (f"{name}_{key.upper()}", 1, lambda game, f=f.name, key=key: getattr(game.data, f)[key])
+                for key in value
+            ]
+    return tuple(entries)
+
+
+ENTRIES = (("LOG", 1, None), *GAME_PARAMETERS, *_data_parameters())  # LOG: the flag given to params()
+
+
+def _indices(entries) -> dict:
     """Name -> index of its first entry, and SIZE, the length of the whole array."""
     at, indices = 0, {}
-    for name, length in declaration:
+    for name, length, _ in entries:
         indices[name] = at
         at += length
     return {**indices, "SIZE": at}
 
 
-K = IntEnum("K", _indices(PARAMETERS))  # compile-time constants in compiled code
-"""Indices into the parameter array, derived from :data:`PARAMETERS`."""
+K = IntEnum("K", _indices(ENTRIES))  # compile-time constants in compiled code
+"""Indices into the parameter array, derived from :data:`ENTRIES`."""
 
 
 def params(game, log: bool) -> np.ndarray:
     """The int64 parameter array of a game (its numbers, board, actions and buffer offsets)."""
-    d, A, board = game.data, game.A, game.board
-    card = game.victory_card
-    s = d.scoring
-    values = {
-        "N": game.n,
-        "AUTO_FORCED": game.auto_forced,
-        "LOG": log,
-        "ROUND_LIMIT": game.round_limit,
-        "BID_BASE": d.bid_base,
-        "FOLLOWERS": d.followers[game.n],
-        "START_MONEY": d.starting_money,
-        "SETUP_DEAL": d.setup_deal,
-        "SETUP_KEEP": d.setup_keep,
-        "COIN_FIRST": d.coin_bowl_first,
-        "COIN_LATER": d.coin_bowl_later,
-        "THERMAE_COST": d.thermae_cost,
-        "FORUM_COST": d.forum_cost,
-        "CURIA_SUM": d.curia_sum,
-        "ATRIUM_COST": d.atrium_single_cost,
-        "CATACOMB_CARDS": d.catacomb_cards,
-        "MARS_LAUREL": d.mars_laurels_per_pair,
-        "MARS_BONUS": d.mars_bonus_laurels,
-        "HAND_LIMIT": d.cesura_hand_limit,
-        "GLADIATOR_LEGIONS": d.gladiator_legions,
-        "SPARTACUS_LEGIONS": d.spartacus_legions,
-        "LEGATE_LAURELS": d.legate_laurels,
-        "VARUS_LAURELS": d.varus_laurels,
-        "PATRICIAN_LAURELS": d.patrician_laurels,
-        "SCIPIO_DENARII": d.scipio_denarii,
-        "VESTAL_DENARII": d.vestal_denarii,
-        "SENATOR_LAURELS": d.senator_laurels,
-        "PLEBEIAN_DENARII": d.plebeian_benefit_denarii,
-        "VESTAL_LAURELS": d.vestal_benefit_laurels,
-        "FIRST_LAURELS": d.first_control_laurels,
-        "VICTORY": card is not None,
-        "V_LAURELS": 0,
-        "V_LEGIONS": 0,
-        "V_DENARII": 0,
-        "V_MARKERS": 0,
-        "V_NEED": 0,
-        "V_OBLIGATORY": 0,
-        "MARKER_GOAL": d.point_variant_markers[game.n],
-        "DECK": d.deck_size(),
-        "MIN_SET": d.min_set,
-        "ASSASSIN_MIN_SET": d.assassin_min_set,
-        "CESURA_SET_LOSSES": d.cesura_set_losses,
-        "TIGELLINUS_LEGIONS": d.tigellinus_legions,
-        "BENEFIT_CARDS": d.benefit_cards,
-        "BOUGHT_LEGIONS": d.bought_legions,
-        "PROCONSUL_FOLLOWERS": d.proconsul_followers,
-        "PRAETORIAN_LEGIONS": d.praetorian_benefit_legions,
-        "SENATOR_CARDS": d.senator_benefit_cards,
-        "SP": [board.spaces[name].start for name in REGIONS],
-        "SP_END": board.num_spaces,
-        "SL": _slot_starts(board),
-        "SL_END": board.num_slots,
-        "A_PLACE": A.PLACE,
-        "A_FIELD": A.FIELD,
-        "A_COIN_BOWL": A.COIN_BOWL,
-        "A_DISCARD": A.DISCARD,
-        "A_ADD": A.ADD,
-        "A_TAKE": A.TAKE,
-        "A_BID": A.BID,
-        "A_ATRIUM": A.ATRIUM,
-        "A_LATRINE": A.LATRINE,
-        "A_BENEFIT": A.BENEFIT,
-        "A_AGRIPPA": A.AGRIPPA,
-        "A_ASSASSIN": A.ASSASSIN,
-        "A_CHARIOT": A.CHARIOT,
-        "A_MARKER": A.MARKER,
-        "A_TEMP_FAVOR": A.TEMP_FAVOR,
-        "A_BUY_LEGION": A.BUY_LEGION,
-        "A_COMMIT": A.COMMIT,
-        "A_DECLINE": A.DECLINE,
-        "A_SIZE": A.size,
-        "SC_TRIBUNE": s["tribune"],
-        "SC_SCROLL": s["scroll"],
-        "SC_ETERNAL": s["eternal_favor"],
-        "SC_TEMPORARY": s["temporary_favor"],
-        "SC_LEGION": s["legion"],
-        "SC_LAUREL": s["laurel"],
-        "SC_DENARII": s["denarii_per_point"],
-        "SC_MARKER": s["marker"],
-        "SC_FIRST": s["first_declarer"],
-        "CATACOMB_PRICES": _padded(d.catacomb_prices, MAX_CATACOMB_PRICES),
-        "PLACE_SPACE": _padded([-1 if space is None else space for _, space in board.place_targets], MAX_PLACE_TARGETS),
-        "PLACE_REGION": _padded([REGIONS.index(region) for region, _ in board.place_targets], MAX_PLACE_TARGETS),
-        "OFFSETS": [game.state.layout.offsets[name][0] for name in FIELDS] + [game.state.layout.size],
-    }
-    if card is not None:
-        values.update(
-            {
-                "V_LAURELS": card.laurels,
-                "V_LEGIONS": card.legions,
-                "V_DENARII": card.denarii,
-                "V_MARKERS": card.markers,
-                "V_NEED": card.need[game.n],
-                "V_OBLIGATORY": -1 if card.obligatory is None else OBJECTIVES.index(card.obligatory),
-            }
-        )
     k = np.empty(K.SIZE, dtype=np.int64)
-    for name, length in PARAMETERS:
-        k[K[name] : K[name] + length] = values[name]
+    for name, length, value in ENTRIES:
+        k[K[name] : K[name] + length] = log if value is None else value(game)
     return k
+
+
+def _card(game, objective: str) -> int:
+    return getattr(game.victory_card, objective) if game.victory_card is not None else 0
+
+
+def _obligatory(card) -> int:
+    return -1 if card is None or card.obligatory is None else OBJECTIVES.index(card.obligatory)
+
+
+def _place_spaces(board) -> list:
+    return [-1 if space is None else space for _, space in board.place_targets]
+
+
+def _place_regions(board) -> list:
+    return [REGIONS.index(region) for region, _ in board.place_targets]
+
+
+def _offsets(layout) -> list:
+    return [layout.offsets[name][0] for name in FIELDS] + [layout.size]
 
 
 def _slot_starts(board) -> list:
@@ -257,8 +148,8 @@ def check_limits(data) -> None:
     """The parameter array has fixed room for catacomb prices and placement targets."""
     from .errors import ConfigError
 
-    if len(data.catacomb_prices) > MAX_CATACOMB_PRICES:
-        raise ConfigError(f"at most {MAX_CATACOMB_PRICES} catacomb prices are supported")
+    if len(data.catacomb_prices) > MAX_TUPLE_ENTRIES:
+        raise ConfigError(f"at most {MAX_TUPLE_ENTRIES} catacomb prices are supported")
     targets = data.thermae_cards + data.forum_cards + data.curia_stacks + len(data.catacomb_prices) + 4
     if targets > MAX_PLACE_TARGETS:
         raise ConfigError(f"too many distinct follower spaces for the action space (at most {MAX_PLACE_TARGETS})")

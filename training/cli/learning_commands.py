@@ -110,9 +110,19 @@ def train_command(config_file, out, resume, ray_address, **flags):
     click.echo(f"\nlearning curve: {files.curve}\nlogs: {', '.join(map(str, logs))}")
 
 
+def model_spec(model: str) -> str:
+    """The agent spec of `tribune evaluate`'s MODEL: a spec as given, a .zip as a model, any
+    other file as the weights file it is (policy or RLlib policy, told by its format)."""
+    from agents import weights
+
+    if ":" in model:
+        return model
+    return f"model:{model}" if Path(model).suffix == ".zip" else weights.spec_of(model)
+
+
 @loads_models
 @click.command("evaluate")
-@click.argument("model", type=click.Path(exists=True, dir_okay=False))
+@click.argument("model")
 @click.option(
     "--opponents",
     default="random,heuristic",
@@ -145,7 +155,8 @@ def train_command(config_file, out, resume, ray_address, **flags):
 def evaluate_command(model, opponents, players, games, seed, workers, out, ray_address):
     """Play a trained policy against baseline agents: win rates with 95% intervals.
 
-    MODEL is a MaskablePPO .zip (tribune train) or an RLlib policy .pt (tribune train --backend rllib).
+    MODEL is a MaskablePPO .zip or a policy file .pt (tribune train, either backend), or any
+    agent spec (guided:net=PATH.pt).
     """
     from agents import make_agent, split_specs
 
@@ -154,8 +165,8 @@ def evaluate_command(model, opponents, players, games, seed, workers, out, ray_a
     specs = [s for s in split_specs(opponents) if s]
     if not specs:
         raise click.BadParameter("name at least one agent spec", param_hint="--opponents")
-    agent = f"{'rllib' if Path(model).suffix == '.pt' else 'model'}:{model}"
     with usage_errors():
+        agent = model_spec(model)
         for spec in [agent, *specs]:
             make_agent(spec)  # a bad spec or model file stops here
         rows = baselines.evaluate_agent(agent, specs, players, games, seed, workers, ray_address=ray_address)

@@ -55,10 +55,10 @@ def atrium(s, k, ev):
         push(s, Task.ATRIUM_BID, first)
         return
     # "1." alone pays 1 (if able) and takes the face-up cards (clarifications §4, Atrium flip)
-    pays = first >= 0 and s.res[first, MONEY] >= k[K.ATRIUM_COST]
+    pays = first >= 0 and s.res[first, MONEY] >= k[K.ATRIUM_SINGLE_COST]
     if pays:
-        s.res[first, MONEY] -= k[K.ATRIUM_COST]
-        say(k, ev, Ev.ATRIUM_SINGLE, first, k[K.ATRIUM_COST])
+        s.res[first, MONEY] -= k[K.ATRIUM_SINGLE_COST]
+        say(k, ev, Ev.ATRIUM_SINGLE, first, k[K.ATRIUM_SINGLE_COST])
     for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
         if s.slot_card[slot] >= 0:
             if pays and s.slot_up[slot]:

@@ -113,7 +113,7 @@ def legates_benefit(s, k, p, i):
 @compiled
 def praetorians_benefit(k):
     """One legion."""
-    return gains(Gain.LEGIONS, k[K.PRAETORIAN_LEGIONS])
+    return gains(Gain.LEGIONS, k[K.PRAETORIAN_BENEFIT_LEGIONS])
 
 
 @compiled
@@ -121,7 +121,7 @@ def plebeians_benefit(s, k, p, i):
     """One card and two denarii; or a tribune, with a scroll and control of the Patricians."""
     if i == 0:
         g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
-        g[Gain.DENARII] = k[K.PLEBEIAN_DENARII]
+        g[Gain.DENARII] = k[K.PLEBEIAN_BENEFIT_DENARII]
         return g
     return gains(Gain.TILE, TRIBUNE)
 
@@ -137,7 +137,7 @@ def vestals_benefit(s, k, p, i):
     """One laurel and the temporary favor (without eternal favor); or a tribune, with a scroll
     and control of the Senators."""
     if i == 0:
-        g = gains(Gain.LAURELS, k[K.VESTAL_LAURELS])
+        g = gains(Gain.LAURELS, k[K.VESTAL_BENEFIT_LAURELS])
         if not s.res[p, ETERNAL] and s.meta[Meta.TEMP_FAVOR] != p:
             g[Gain.DECISION] = Task.TEMP_FAVOR
         return g
@@ -149,7 +149,7 @@ def senators_benefit(s, k, p, i):
     """A scroll (to a player without one); or two cards."""
     if i == 0:
         return gains(Gain.TILE, SCROLL)
-    return gains(Gain.CARDS, k[K.SENATOR_CARDS])
+    return gains(Gain.CARDS, k[K.SENATOR_BENEFIT_CARDS])
 
 
 @compiled

@@ -99,7 +99,7 @@ def start_cesura(s, k, ev):
     push(s, Task.CESURA_SETS)
     for i in range(k[K.N] - 1, -1, -1):
         p = start_order(s, k, i)
-        if s.hand[p].sum() > k[K.HAND_LIMIT]:
+        if s.hand[p].sum() > k[K.CESURA_HAND_LIMIT]:
             push(s, Task.CESURA_DISCARD, p)
 
 

@@ -99,7 +99,7 @@ def fill_mask(s, k, m, kind, p, b, c):
     elif kind == Task.SETUP_DISCARD:
         ro.mask_discard_down(s, k, m, p, k[K.SETUP_KEEP])
     elif kind == Task.CESURA_DISCARD:
-        ro.mask_discard_down(s, k, m, p, k[K.HAND_LIMIT])
+        ro.mask_discard_down(s, k, m, p, k[K.CESURA_HAND_LIMIT])
     elif kind == Task.ATRIUM_FLIP:
         atrium.mask_atrium_flip(s, k, m)
     elif kind == Task.LATRINE_CHOICE:

@@ -65,14 +65,14 @@ def mars_resolve(s, k, ev):
             continue
         p = s.space_owner[k[K.SP + MARS] + i]
         total = value_sum(s.mars_pairs[i])
-        s.res[p, LAURELS] += k[K.MARS_LAUREL]
+        s.res[p, LAURELS] += k[K.MARS_LAURELS_PER_PAIR]
         say(k, ev, Ev.MARS_PAIR, p, total)
         if total > best:
             best, leader, tied = total, p, False
         elif total == best and p != leader:
             tied = True
     if leader >= 0 and not tied:
-        s.res[leader, LAURELS] += k[K.MARS_BONUS]
+        s.res[leader, LAURELS] += k[K.MARS_BONUS_LAURELS]
     for i in range(s.mars_pairs.shape[0]):
         discard_all(s, s.mars_pairs[i], True)
     s.mars_pairs[:] = 0

@@ -4,7 +4,7 @@ Offsets come from :class:`tribune_env.observation.ObservationLayout` as an int64
 indexed by :class:`~tribune_env.observation.Seg`; the constant part (seats present, victory card) is a template.
 """
 
-from ..data import MARS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_OBJECTIVES, NUM_VALUES, PANTHEON
+from ..data import MARS, MAX_PLAYERS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_OBJECTIVES, NUM_VALUES, PANTHEON
 from ..jit import compiled, entry
 from ..kernel import K, views
 from ..observation import SLOT_FEATURES, Seg
@@ -15,12 +15,10 @@ from .common import top_task
 from .scoring import objective
 from .visibility import laid_pair, sees_pair, sees_slot
 
-P, C, F, V = 5, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
-
 
 @compiled(inline="always")
 def one_hot(out, at, n, observer, seat):
-    """Mark `seat` seat-relative to the observer at out[at:at + 5]; nobody (-1) marks nothing."""
+    """Mark `seat` seat-relative to the observer at out[at:at + MAX_PLAYERS]; nobody (-1) marks nothing."""
     if seat >= 0:
         out[at + (seat - observer) % n] = 1
 
@@ -31,7 +29,7 @@ def observe(buf, k, seg, template, observer, out):
     n = k[K.N]
     out[:] = template
     # seat-relative rows: position i is seat (observer + i) % n; padding rows read absent seats (zero)
-    for i in range(P):
+    for i in range(MAX_PLAYERS):
         q = (observer + i) % n if i < n else i
         res = s.res[q]
         out[seg[Seg.money] + i] = res[MONEY]
@@ -40,37 +38,37 @@ def observe(buf, k, seg, template, observer, out):
         out[seg[Seg.tile] + i] = res[TILE]
         out[seg[Seg.eternal_favor] + i] = res[ETERNAL]
         out[seg[Seg.marker_count] + i] = res[MARKERS]
-        for f in range(F):
-            out[seg[Seg.markers] + i * F + f] = s.markers[q, f]
+        for f in range(NUM_FACTIONS):
+            out[seg[Seg.markers] + i * NUM_FACTIONS + f] = s.markers[q, f]
         out[seg[Seg.followers_left] + i] = s.followers[q]
         out[seg[Seg.coin_bowl] + i] = s.coin_bowl[q]
         out[seg[Seg.has_bid] + i] = s.committed[q]
         out[seg[Seg.hand_size] + i] = s.hand[q].sum()
         out[seg[Seg.declared] + i] = s.declared[q] + 1
-        for c in range(C):
-            out[seg[Seg.known_hands] + i * C + c] = s.known[q, c]
+        for c in range(NUM_CARD_TYPES):
+            out[seg[Seg.known_hands] + i * NUM_CARD_TYPES + c] = s.known[q, c]
         if i < n:
             for j in range(NUM_OBJECTIVES):
                 out[seg[Seg.objectives] + i * NUM_OBJECTIVES + j] = objective(res, k, s.meta[Meta.TEMP_FAVOR], q, j)
-    for c in range(C):
+    for c in range(NUM_CARD_TYPES):
         out[seg[Seg.hand] + c] = s.hand[observer, c]
         out[seg[Seg.discard_public] + c] = s.discard_public[c]
         for stack in range(s.curia.shape[0]):
-            out[seg[Seg.curia] + stack * C + c] = s.curia[stack, c]
-    for f in range(F):
-        for v in range(V):
-            out[seg[Seg.sets] + f * V + v] = s.sets[f, v]
+            out[seg[Seg.curia] + stack * NUM_CARD_TYPES + c] = s.curia[stack, c]
+    for f in range(NUM_FACTIONS):
+        for v in range(NUM_VALUES):
+            out[seg[Seg.sets] + f * NUM_VALUES + v] = s.sets[f, v]
         out[seg[Seg.first_laurel] + f] = s.first_laurel[f]
-        one_hot(out, seg[Seg.controller] + f * P, n, observer, s.controller[f])
+        one_hot(out, seg[Seg.controller] + f * MAX_PLAYERS, n, observer, s.controller[f])
         for j in range(2):
-            one_hot(out, seg[Seg.field_owner] + (f * 2 + j) * P, n, observer, s.field_owner[f, j])
-    for v in range(V):
+            one_hot(out, seg[Seg.field_owner] + (f * 2 + j) * MAX_PLAYERS, n, observer, s.field_owner[f, j])
+    for v in range(NUM_VALUES):
         out[seg[Seg.challenger] + v] = s.challenger[v]
     out[seg[Seg.colosseum]] = s.meta[Meta.COLOSSEUM]
     out[seg[Seg.draw_size]] = s.meta[Meta.DRAW_N]
     out[seg[Seg.round]] = s.meta[Meta.ROUND]
     for space in range(len(s.space_owner)):
-        one_hot(out, seg[Seg.space_owner] + space * P, n, observer, s.space_owner[space])
+        one_hot(out, seg[Seg.space_owner] + space * MAX_PLAYERS, n, observer, s.space_owner[space])
     one_hot(out, seg[Seg.start_player], n, observer, s.meta[Meta.START_PLAYER])
     one_hot(out, seg[Seg.proconsul], n, observer, s.meta[Meta.PROCONSUL])
     one_hot(out, seg[Seg.temporary_favor], n, observer, s.meta[Meta.TEMP_FAVOR])
@@ -81,17 +79,17 @@ def observe(buf, k, seg, template, observer, out):
         top = top_task(s)
         kind, actor, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
     if actor == observer:
-        for card in range(C):
+        for card in range(NUM_CARD_TYPES):
             out[seg[Seg.build] + card] = s.build[card]
     if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
         out[seg[Seg.own_bid]] = s.bids[observer]  # entered so far, or committed
     for i in range(s.mars_pairs.shape[0]):
         if sees_pair(k, s.space_owner, observer, i):
-            for card in range(C):
+            for card in range(NUM_CARD_TYPES):
                 out[seg[Seg.own_pairs] + card] += s.mars_pairs[i, card]
         if laid_pair(s.mars_pairs, i):
             out[seg[Seg.pairs_laid] + (s.space_owner[k[K.SP + MARS] + i] - observer) % n] += 1
-    for card in range(C):  # as the observer last saw it: later purchases stay secret
+    for card in range(NUM_CARD_TYPES):  # as the observer last saw it: later purchases stay secret
         out[seg[Seg.catacombs_seen] + card] = s.catacombs_seen[observer, card]
     out[seg[Seg.catacombs_size]] = s.catacombs.sum()
     out[seg[Seg.discard_hidden_size]] = s.discard_hidden.sum()
@@ -107,8 +105,8 @@ def observe(buf, k, seg, template, observer, out):
         if card >= 0:
             out[at] = 1
             if sees_slot(k, s.slot_up, s.pantheon_seen, observer, slot):
-                out[at + 1 + card // V] = 1
-                out[at + 1 + F] = card % V
+                out[at + 1 + card // NUM_VALUES] = 1
+                out[at + 1 + NUM_FACTIONS] = card % NUM_VALUES
 
     # the round and the decision
     out[seg[Seg.phase] + s.meta[Meta.PHASE]] = 1
@@ -119,7 +117,7 @@ def observe(buf, k, seg, template, observer, out):
         if kind == Task.TAKEOVER_SET or kind == Task.PENALTY or kind == Task.BENEFIT_CHOICE:
             out[seg[Seg.context_faction] + b] = 1
         elif kind == Task.SACRIFICE:
-            out[seg[Seg.context_faction] + s.slot_card[pantheon] // V] = 1
+            out[seg[Seg.context_faction] + s.slot_card[pantheon] // NUM_VALUES] = 1
         if kind == Task.CURIA_CHOICE or kind == Task.CATACOMBS_CHOICE or kind == Task.MARS_PAIR:
             out[seg[Seg.context_index] + b] = 1
         elif (kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID) and actor == observer:

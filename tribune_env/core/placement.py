@@ -69,7 +69,7 @@ def place(s, k, ev, action, p):
         first = s.meta[Meta.COIN_BOWL_USED] == 0
         s.meta[Meta.COIN_BOWL_USED] += 1
         s.coin_bowl[p] += 1
-        s.res[p, MONEY] += k[K.COIN_FIRST] if first else k[K.COIN_LATER]
+        s.res[p, MONEY] += k[K.COIN_BOWL_FIRST] if first else k[K.COIN_BOWL_LATER]
     elif action >= k[K.A_FIELD]:
         f = action - k[K.A_FIELD]
         s.field_owner[f, 0 if s.field_owner[f, 0] < 0 else 1] = p

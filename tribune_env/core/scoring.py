@@ -34,7 +34,7 @@ def meets_victory(s, k, p):
     """Whether p now meets the victory card (in the point-value variant, the marker goal)."""
     res = s.res[p]
     if not k[K.VICTORY]:
-        return res[MARKERS] >= k[K.MARKER_GOAL]
+        return res[MARKERS] >= k[K.POINT_VARIANT_MARKERS]
     temp_favor = s.meta[Meta.TEMP_FAVOR]
     met = 0
     for i in range(NUM_OBJECTIVES):
@@ -65,10 +65,12 @@ def points(k, tile, eternal, temporary, legions, laurels, denarii, markers, firs
 
     The engine scores the real state with it, the agents a hypothetical one (floats).
     """
-    total = k[K.SC_TRIBUNE] if tile == TRIBUNE else k[K.SC_SCROLL] if tile == SCROLL else 0
-    total += eternal * k[K.SC_ETERNAL] + temporary * k[K.SC_TEMPORARY]
-    total += legions * k[K.SC_LEGION] + laurels * k[K.SC_LAUREL]
-    total += denarii // k[K.SC_DENARII] + markers * k[K.SC_MARKER] + first * k[K.SC_FIRST]
+    total = k[K.SCORING_TRIBUNE] if tile == TRIBUNE else k[K.SCORING_SCROLL] if tile == SCROLL else 0
+    total += eternal * k[K.SCORING_ETERNAL_FAVOR] + temporary * k[K.SCORING_TEMPORARY_FAVOR]
+    total += legions * k[K.SCORING_LEGION] + laurels * k[K.SCORING_LAUREL]
+    total += (
+        denarii // k[K.SCORING_DENARII_PER_POINT] + markers * k[K.SCORING_MARKER] + first * k[K.SCORING_FIRST_DECLARER]
+    )
     return total
 
 

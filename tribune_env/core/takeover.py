@@ -147,5 +147,5 @@ def marker_laurel(s, k, ev, p, f):
     gain_marker(s, k, ev, p, f)
     if s.first_laurel[f]:
         s.first_laurel[f] = 0
-        s.res[p, LAURELS] += k[K.FIRST_LAURELS]
+        s.res[p, LAURELS] += k[K.FIRST_CONTROL_LAURELS]
         say(k, ev, Ev.FIRST_LAUREL, p, f)
