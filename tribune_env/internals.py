@@ -6,7 +6,7 @@ made machine code (:mod:`tribune_env.linking`), the state passed by reference
 (:mod:`tribune_env.state_ref`) and the engine's step called at its address
 (:mod:`tribune_env.core.step_address`). Any numba release may change those, so every use
 sits behind :data:`ON`, decided here alone, once. Off, tribune compiles with ``numba.njit``
-and numba's public extension API: the same games, only a slower first compile.
+and numba's public extension API: the same games, a slower first compile and slower code.
 
 It is off when ``TRIBUNE_NUMBA_INTERNALS=0``; when ``NUMBA_DISABLE_JIT=1`` (numba runs the
 compiled code as Python, to step through it in a debugger: nothing is compiled, see
@@ -30,7 +30,7 @@ def _internals_on() -> bool:
         from .core import step_address  # noqa: F401
     except Exception as error:  # whatever a numba release changed: tribune must still import and play
         warnings.warn(
-            f"tribune compiles with numba's public API alone, so its first compile is slower: "
+            f"tribune compiles with numba's public API alone, so its first compile and its code are slower: "
             f"numba {numba.__version__} lacks internals it builds on ({type(error).__name__}: {error})",
             RuntimeWarning,
             stacklevel=2,

@@ -40,6 +40,7 @@ from . import internals
 
 if internals.ON:
     from .linking import dispatcher
+
 OPTIONS = dict(nogil=True, boundscheck=True)  # an index outside its array raises, whatever a state holds
 ENGINE_SOURCES = (
     "jit.py",
