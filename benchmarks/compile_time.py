@@ -8,6 +8,9 @@ also lists where the first compile spends its time: each compiled function, its 
 compile time (callees excluded) and how many times it was compiled.
 
     python benchmarks/compile_time.py [--repeats 1] [--functions 15]
+
+With ``TRIBUNE_NUMBA_INTERNALS=0`` it times the compile on numba's public API alone
+(``tribune_env/internals.py``).
 """
 
 from __future__ import annotations

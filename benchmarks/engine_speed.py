@@ -6,6 +6,9 @@ resolved inside the engine and not counted. Runs on one core. One game is played
 first to load (or, on a fresh install, compile) the engine; its time is reported apart.
 
     python benchmarks/engine_speed.py [--games 40] [--players 2 3 4 5] [--seed 0]
+
+``TRIBUNE_NUMBA_INTERNALS=0`` times the engine compiled with numba's public API alone,
+``NUMBA_DISABLE_JIT=1`` the rules run as Python.
 """
 
 import argparse

@@ -1,4 +1,4 @@
-"""How the compiled packages compile: Python entries, compiled-only functions, plain argument types."""
+"""How the compiled packages compile on numba's internals: Python entries, compiled-only functions, plain types."""
 
 import os
 import pickle
@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 from numba.core import types
 
-from tribune_env import Game
+from tribune_env import Game, internals
 from tribune_env.core import common, dispatch
+
+pytestmark = pytest.mark.skipif(not internals.ON, reason="numba's internals are off (tribune_env/internals.py)")
 
 
 def test_a_function_only_compiled_code_calls_refuses_a_python_call_by_name():

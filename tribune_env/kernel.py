@@ -2,8 +2,9 @@
 
 Compiled handlers receive the state as named views into the flat int32 buffer (``views``,
 written out from :func:`tribune_env.state.fields`, passed by reference as a
-:class:`~tribune_env.state_ref.StateRef`) and the game's numbers as one int64 array
-indexed by :class:`K`, declared once by :data:`ENTRIES` (each number of
+:class:`~tribune_env.state_ref.StateRef` when :mod:`tribune_env.internals` is on, as the
+namedtuple itself when off) and the game's numbers as one int64 array indexed by
+:class:`K`, declared once by :data:`ENTRIES` (each number of
 :class:`~tribune_env.data.GameData` under its field's name) and filled by :func:`params`. The random generator is
 xoshiro128** whose four 32-bit words live in the state buffer, so a copy or a saved game
 carries it, and the same seed always gives the same game.
@@ -11,18 +12,18 @@ carries it, and the same seed always gives the same game.
 
 from __future__ import annotations
 
+import ctypes
 from collections import namedtuple
 from dataclasses import fields as dataclass_fields
 from enum import IntEnum
 
 import numpy as np
 from numba import carray, types
-from numba.extending import intrinsic
 
+from . import internals
 from .data import DEFAULT_DATA, OBJECTIVES, REGIONS, GameData
-from .jit import compiled, entry
+from .jit import compiled, entry, intrinsic
 from .state import FIELDS, fields
-from .state_ref import borrow
 
 MAX_TUPLE_ENTRIES = 8  # room for a tuple of GameData (the catacomb prices)
 MAX_PLACE_TARGETS = 32  # distinct follower spaces a placement action can name
@@ -155,7 +156,7 @@ def check_limits(data) -> None:
         raise ConfigError(f"too many distinct follower spaces for the action space (at most {MAX_PLACE_TARGETS})")
 
 
-@intrinsic
+@intrinsic(lambda address: ctypes.cast(int(address), ctypes.POINTER(ctypes.c_int32)))
 def _int32_pointer(typingctx, address):
     """An int32 pointer at a memory address (for views that need no reference counting)."""
 
@@ -222,10 +223,16 @@ def _compile_views():
 state_views = _compile_views()
 
 
-@compiled(inline="always")
-def views(buf, k):
-    """An entry point's state, as the StateRef its handlers pass on (inlined: the views live in the entry's frame)."""
-    return borrow(state_views(buf, k))
+if internals.ON:
+    from .state_ref import borrow
+
+    @compiled(inline="always")
+    def views(buf, k):
+        """An entry point's state, as the StateRef its handlers pass on (inlined: the views live in the entry's frame)."""
+        return borrow(state_views(buf, k))
+
+else:
+    views = state_views
 
 
 # ---------------------------------------------------------------- xoshiro128**
