@@ -140,6 +140,18 @@ def test_copies_and_pickles_keep_the_moves():
         assert copied.moves() == g.moves() and copied.to_json() == g.to_json()
 
 
+def test_a_game_cloned_at_every_step_keeps_its_moves_and_pickles():
+    """Each clone freezes the moves since the last into the chain clones share: thousands deep here."""
+    g, rng = Game(5, seed=16, log=False), np.random.default_rng(16)
+    actions = []
+    while not g.is_over:
+        g.clone()
+        actions.append(random_action(g, rng))
+        g.step(actions[-1])
+    assert len(actions) > 1000 and g.moves() == actions
+    assert pickle.loads(pickle.dumps(g)).moves() == actions and copy.deepcopy(g).moves() == actions
+
+
 @pytest.mark.parametrize(
     "make",
     [

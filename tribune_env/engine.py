@@ -107,10 +107,10 @@ class Game:
         self._setup()
         self._run(dispatch.step, dispatch.RUN)
         self.seed, self.victory_card_drawn = seed, drawn
-        # The actions played, in a list that clones share: each game reads its first
-        # `_played`, and one that finds another's actions appended past them copies its own
-        # before appending (lists only grow), so a clone copies nothing.
-        self._moves, self._played = [], 0
+        # The actions played: those since the game was last cloned in `_moves`, the earlier
+        # ones in `_moves_before`, a chain of (earlier chain, tuple of actions) that clones
+        # share, so a step appends to a list and a clone copies no action twice.
+        self._moves_before, self._moves = None, []
 
     @classmethod
     def from_state(
@@ -137,7 +137,8 @@ class Game:
             raise ConfigError("the state is not laid out for this game's data")
         game._finish_init(state, log is not None)
         game.log = None if log is None else list(log)
-        game.victory_card_drawn = False
+        game.victory_card_drawn = None  # the state does not tell
+        game._moves_before, game._moves = None, []
         game.edited()
         return game
 
@@ -397,12 +398,7 @@ class Game:
             dispatch.step(self._buffer, self._params, self._events, self._mask, action)
         else:
             self._run(dispatch.step, action)
-        moves = self._moves
-        if moves is not None:
-            if len(moves) != self._played:  # a clone appended to the shared list: copy this game's own
-                moves = self._moves = moves[: self._played]
-            moves.append(action)
-            self._played += 1
+        self._moves.append(action)
 
     def _check_action(self, action) -> int:
         """The slow path of step: accept every integer form, or raise naming the problem."""
@@ -444,7 +440,7 @@ class Game:
         """Say that the state was changed other than by :meth:`step` (tasks pushed, arrays
         written, a world re-dealt): its seed and moves no longer make it, so they are dropped
         and the game can no longer be saved as moves (its state still dumps, :meth:`to_dict`)."""
-        self.seed = self._moves = self._played = None
+        self.seed = None
 
     def seat_log(self, player: int) -> list[str] | None:
         """The log as `player` may read it at the table (None for a game that keeps no log).
@@ -469,9 +465,12 @@ class Game:
 
     # ----------------------------------------------------------------- copies and saving
     def clone(self) -> Game:
-        """An independent copy: state (generator included), mask and log; the moves are shared until they differ."""
+        """An independent copy: state (generator included), mask and log; the moves so far are shared."""
+        if self._moves:  # this game's latest moves join the chain both games share
+            self._moves_before, self._moves = (self._moves_before, tuple(self._moves)), []
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)  # the configuration is shared, never changed
+        other._moves = []
         other._events = np.zeros_like(self._events)
         other.log = None if self.log is None else list(self.log)
         other._seat_logs = {}
@@ -480,10 +479,10 @@ class Game:
 
     def __getstate__(self):
         """Copies and pickles (``copy.deepcopy``, ``pickle``) leave out the views into the state
-        buffer, which :meth:`__setstate__` takes again from the copied buffer, and keep only
-        this game's own moves of the list it may share with clones."""
+        buffer, which :meth:`__setstate__` takes again from the copied buffer, and hold the
+        moves as one list (a chain thousands deep would be pickled by recursion)."""
         state = {k: v for k, v in self.__dict__.items() if k not in ("_meta", "_tasks")}
-        return {**state, "_moves": self.moves()}
+        return {**state, "_moves_before": None, "_moves": self._played()}
 
     def __setstate__(self, state):
         self.__dict__.update(state)
@@ -494,8 +493,15 @@ class Game:
 
     def moves(self) -> list[int] | None:
         """The actions played through :meth:`step` since the deal (not those the engine played
-        itself, which a replay plays again), or None for a game without them (:meth:`edited`)."""
-        return None if self._moves is None else self._moves[: self._played]
+        itself, which a replay plays again), or None for a game they do not make (:meth:`edited`)."""
+        return None if self.seed is None else self._played()
+
+    def _played(self) -> list[int]:
+        chunks, node = [self._moves], self._moves_before
+        while node is not None:
+            node, chunk = node
+            chunks.append(chunk)
+        return [action for chunk in reversed(chunks) for action in chunk]
 
     def to_json(self) -> str:
         """The game saved as its configuration, seed and moves (docs/state-format.md)."""

@@ -34,7 +34,7 @@ class Match:
             raise ConfigError(f"seat {seat} is outside 0..{self.game.n - 1} of this {self.game.n}-player game")
         if len(specs) != self.game.n - 1:
             raise ConfigError(f"{self.game.n} players need {self.game.n - 1} opponents, got {len(specs)}")
-        self.seat, self.seed = seat, seed
+        self.seat = seat
         self.specs = specs[:seat] + ["human"] + specs[seat:]
         # the person's seat holds an agent never asked, so that all are seeded as a tournament seeds them
         self.agents = [Agent() if p == seat else make_agent(spec) for p, spec in enumerate(self.specs)]
