@@ -25,7 +25,7 @@ from playwright.sync_api import sync_playwright
 from agents import RandomAgent
 from training.arena import records as saved
 from training.arena.games import play_game, reset_agents
-from tribune_env import Game
+from tribune_env import Game, saving
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 OPEN = """path => new Promise(resolve => {
@@ -52,8 +52,8 @@ def longest_record(seeds: int) -> dict:
         game = Game(5, seed=seed)
         agents = [RandomAgent() for _ in range(5)]
         reset_agents(agents, seed)
-        played = play_game(game, agents, ["random"] * 5)
-        records.append(saved.make(game, seed, True, ["random"] * 5, played.actions))
+        play_game(game, agents, ["random"] * 5)
+        records.append(saving.record(game, ["random"] * 5))
     return max(records, key=lambda r: len(r["actions"]))
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tribune_env import Game
+from tribune_env.data import NUM_CARD_TYPES, NUM_VALUES
 from tribune_env.jit import Compiler
 from tribune_env.state import Meta
 
@@ -80,6 +81,21 @@ def total_cards(g: Game) -> int:
         + g.state.sets.sum()
         + g.state.challenger.sum()
     )
+
+
+def card_counts(g: Game) -> np.ndarray:
+    """Where every card is, summed by card: must equal the deck's counts."""
+    s = g.state
+    total = s.hand.sum(axis=0).astype(np.int64)
+    total += np.bincount(s.draw[: int(s.meta[Meta.DRAW_N])], minlength=NUM_CARD_TYPES)
+    total += s.discard_public + s.discard_hidden + s.catacombs + s.curia.sum(axis=0) + s.mars_pairs.sum(axis=0)
+    total += np.bincount(s.slot_card[s.slot_card >= 0], minlength=NUM_CARD_TYPES)
+    total += s.sets.reshape(-1)
+    if int(s.meta[Meta.CHALLENGER]) >= 0:  # the set played against the contested faction's
+        decision = g.decision()
+        f = decision[2] if decision is not None else 0
+        total[f * NUM_VALUES : (f + 1) * NUM_VALUES] += s.challenger
+    return total
 
 
 def collect_states(seeds, predicates: dict, per_predicate: int = 3, players=(2, 3, 4, 5), **game_kw) -> dict:

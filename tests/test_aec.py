@@ -112,10 +112,10 @@ def test_illegal_action_raises_and_changes_nothing():
     e = tribune_env.envs.raw_env(num_players=2)
     e.reset(seed=1)
     illegal = int(np.flatnonzero(e.action_mask(e.agent_selection) == 0)[0])
-    before = e.game.to_json()
+    before = e.game.to_dict()
     with pytest.raises(IllegalActionError):
         e.step(illegal)
-    assert e.game.to_json() == before
+    assert e.game.to_dict() == before
 
 
 def test_stepping_after_every_agent_has_left_is_a_clear_error():

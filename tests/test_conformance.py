@@ -69,9 +69,9 @@ def test_a_sample_drawn_before_a_reset_is_a_legal_move_of_the_new_game():
     sample = env.action_space.sample()
     assert env.action_masks()[sample]
     env.reset(seed=2)
-    before = env.game.to_json()
+    before = env.game.to_dict()
     env.step(sample)  # legal here too: no error
-    assert env.game.to_json() != before
+    assert env.game.to_dict() != before
     with pytest.raises(IllegalActionError):  # a plain integer gets no such help
         env.reset(seed=2)
         env.step(int(np.flatnonzero(~env.action_masks())[0]))
@@ -113,15 +113,15 @@ def test_the_engine_takes_every_integer_form_and_names_the_rest():
     for form in integer_forms(action):
         g = Game(3, seed=0)
         g.step(form)
-        assert g.to_json() == expected.to_json(), repr(form)
+        assert g.to_dict() == expected.to_dict(), repr(form)
     g = Game(3, seed=0)
-    before = g.to_json()
+    before = g.to_dict()
     for bad in NOT_ACTIONS:
         with pytest.raises(IllegalActionError, match="must be an integer"):
             g.step(bad)
     with pytest.raises(IllegalActionError, match="label must be a string"):
         g.step_label(None)
-    assert g.to_json() == before
+    assert g.to_dict() == before
 
 
 def test_every_environment_takes_a_0d_array():

@@ -162,7 +162,7 @@ def test_copied_environments_sample_their_own_legal_actions(copier):
     for _ in range(100):
         twin.step(twin.action_space(twin.agent_selection).sample())
     assert np.array_equal(twin.game.legal_mask(), twin.action_mask(twin.agent_selection))
-    assert aec.game.to_json() != twin.game.to_json()  # the copy played, the original did not
+    assert aec.game.to_dict() != twin.game.to_dict()  # the copy played, the original did not
 
 
 @pytest.mark.parametrize(
@@ -172,14 +172,14 @@ def test_a_copied_game_plays_on_as_a_clone_and_leaves_the_original(copier):
     """Python's own copies of a Game carry the whole state (its named views rebuilt on the
     copied buffer): the same moves give the same game as Game.clone, the original untouched."""
     game = Game(4, seed=3)
-    before = game.to_json()
+    before = game.to_dict()
     twin, clone = copier(game), game.clone()
     rng_twin, rng_clone = np.random.default_rng(0), np.random.default_rng(0)
     while not clone.is_over:
         twin.step(int(rng_twin.choice(twin.legal_actions())))
         clone.step(int(rng_clone.choice(clone.legal_actions())))
     assert twin.state_equals(clone) and twin.is_over
-    assert game.to_json() == before
+    assert game.to_dict() == before
 
 
 def test_a_pickled_action_space_alone_leaves_its_environment_behind():
@@ -215,10 +215,10 @@ def test_pettingzoo_illegal_action_lose_ends_the_game_with_a_loss(n):
 def test_pettingzoo_raises_by_default_and_refuses_unknown_rules():
     env = tribune_v0.env(num_players=2)
     env.reset(seed=0)
-    before = env.unwrapped.game.to_json()
+    before = env.unwrapped.game.to_dict()
     with pytest.raises(IllegalActionError):
         env.step(int(np.flatnonzero(env.unwrapped.action_mask(env.agent_selection) == 0)[0]))
-    assert env.unwrapped.game.to_json() == before
+    assert env.unwrapped.game.to_dict() == before
     with pytest.raises(ConfigError, match="illegal_action"):
         tribune_v0.env(num_players=2, illegal_action="skip")
 

@@ -105,7 +105,7 @@ def positions():
 
 def test_illegal_actions_raise_and_change_nothing(positions):
     for g in positions:
-        before = g.to_json()
+        before = g.to_dict()
         mask = g.legal_mask().copy()
         obs = [g.observe(p).copy() for p in range(g.n)]
         illegal = [int(a) for a in np.flatnonzero(mask == 0)[:5]] + [-1, -100, g.A.size, g.A.size + 1, 10**9]
@@ -122,13 +122,13 @@ def test_illegal_actions_raise_and_change_nothing(positions):
         for a in illegal + bad_types:
             with pytest.raises(IllegalActionError):
                 g.step(a)
-            assert g.to_json() == before, f"the illegal action {a!r} changed the game"
+            assert g.to_dict() == before, f"the illegal action {a!r} changed the game"
             assert np.array_equal(g.legal_mask(), mask)
             for p in range(g.n):
                 assert np.array_equal(g.observe(p), obs[p])
         with pytest.raises(IllegalActionError):
             g.step_label("fly to the moon")
-        assert g.to_json() == before
+        assert g.to_dict() == before
         # a legal action as a numpy integer is accepted like an int
         a = int(np.flatnonzero(mask)[-1])
         h = g.clone()
@@ -159,11 +159,11 @@ def test_stepping_after_the_end_raises():
     play(g, np.random.default_rng(8))
     assert g.is_over and g.current_player is None and g.decision() is None
     assert not g.legal_mask().any() and len(g.legal_actions()) == 0
-    before = g.to_json()
+    before = g.to_dict()
     for a in (0, 1, g.A.size - 1, g.A.action("decline")):
         with pytest.raises(IllegalActionError):
             g.step(a)
-    assert g.to_json() == before
+    assert g.to_dict() == before
 
 
 def test_error_classes():

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import NUM_CARDS, play, random_action, total_cards
+from conftest import NUM_CARDS, card_counts, play, random_action, total_cards
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.scenario import bid_digits
 from tribune_env import DEFAULT_DATA, VICTORY_CARDS, Game, VictoryCard
 from tribune_env.data import FACTIONS, PATRICIANS, VESTALS
-from tribune_env.saving import card_counts
 from tribune_env.state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta
 from tribune_env.tasks import Task
 

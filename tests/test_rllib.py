@@ -109,7 +109,7 @@ def test_bad_actions_raise_and_leave_the_game_as_it_was():
     observations, _ = env.reset(seed=3)
     ((acting, observation),) = observations.items()
     other = agent_id(1 - seat_of(acting))
-    before = env.game.to_json()
+    before = env.game.to_dict()
     illegal = int(np.flatnonzero(observation[ACTION_MASK] == 0)[0])
     with pytest.raises(IllegalActionError, match="not legal"):
         env.step({acting: illegal})
@@ -117,7 +117,7 @@ def test_bad_actions_raise_and_leave_the_game_as_it_was():
         env.step({other: int(np.flatnonzero(observation[ACTION_MASK])[0])})
     with pytest.raises(IllegalActionError, match="turn alone"):
         env.step({})
-    assert env.game.to_json() == before
+    assert env.game.to_dict() == before
 
 
 def test_a_sample_drawn_without_the_mask_is_a_legal_move_even_after_a_reset():

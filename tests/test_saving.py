@@ -1,556 +1,319 @@
-"""Copies and saved games: clone and JSON round trips, independence, malformed input.
+"""Saving a game as its configuration, seed and moves, and loading it by replaying them.
 
-A clone or a loaded game must equal the original (state, generator, observations, legal
-actions, log), be independent of it, and continue exactly like it. Loading a malformed
-or inconsistent saved state raises StateFormatError naming the problem, and never
-returns a half-built game.
+Round trips at several points of games of 2-5 players, with every victory card and the
+point variant; what the engine keeps (its seed, its moves, shared with clones); the games
+that cannot be saved as moves; and each way a record can be wrong, refused by name.
+tests/test_fuzz_saving.py mutates records at random.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+import pickle
 
 import numpy as np
 import pytest
 from conftest import play, random_action
 
-from tribune_env import ConfigError, Game, GameData, IllegalActionError, StateFormatError, VictoryCard
-from tribune_env.data import VESTALS
-from tribune_env.errors import TribuneError
-from tribune_env.saving import card_counts
-from tribune_env.saving.limits import MAX_TEXT
-from tribune_env.state import MONEY, Meta
-from tribune_env.tasks import Task
+from tribune_env import DEFAULT_DATA, VICTORY_CARDS, ConfigError, Game, StateFormatError, TribuneError, saving
+from tribune_env.kernel import MAX_SEED
+from tribune_env.saving import limits
+
+CARDS = [
+    (n, card)
+    for n in range(2, 6)
+    for card in [None, *sorted(VICTORY_CARDS)]
+    if card is None or n in VICTORY_CARDS[card].need
+]
 
 
-def assert_same(g: Game, h: Game):
-    assert g.state_equals(h) and h.state_equals(g)
-    assert g.config() == h.config()
-    assert g.is_over == h.is_over and g.current_player == h.current_player
-    assert g.decision() == h.decision()
-    assert np.array_equal(g.legal_mask(), h.legal_mask())
-    for p in range(g.n):
-        assert np.array_equal(g.observe(p), h.observe(p))
-    assert g.log == h.log
-    assert g.scores().tolist() == h.scores().tolist()
-    assert g.winners() == h.winners()
+def played(n=3, seed=1, steps=None, **kw) -> Game:
+    """A game of random legal moves: `steps` of them, or to its end."""
+    g = Game(n, seed=seed, **kw)
+    rng = np.random.default_rng(seed)
+    while not g.is_over and steps != 0:
+        g.step(random_action(g, rng))
+        steps = None if steps is None else steps - 1
+    return g
 
 
-@pytest.fixture(scope="module")
-def saved_positions():
-    """(game, its JSON) at many points of random games, 2-5 players."""
-    out = []
-    for n in (2, 3, 4, 5):
-        g = Game(n, seed=40 + n)
-        rng = np.random.default_rng(n)
-        step = 0
-        while not g.is_over:
-            if step % 61 == 0 or step < 12:
-                out.append(g.clone())
-            g.step(random_action(g, rng))
-            step += 1
-        out.append(g)
-    return out
+def assert_round_trip(g: Game):
+    text = g.to_json()
+    loaded = Game.from_json(text)
+    assert loaded.state_equals(g) and np.array_equal(loaded.legal_mask(), g.legal_mask())
+    assert loaded.log == g.log and loaded.moves() == g.moves() and loaded.seed == g.seed
+    assert loaded.to_json() == text
 
 
-def test_clone_and_json_round_trip_are_equal(saved_positions):
-    for g in saved_positions:
-        c = g.clone()
-        text = g.to_json()
-        j = Game.from_json(text)
-        assert_same(g, c)
-        assert_same(g, j)
-        assert j.to_json() == text, "saving a loaded game gives the same text"
-        assert Game.from_json(json.loads(text)).state_equals(g), "a parsed dict loads too"
-
-
-def test_clone_is_independent(saved_positions):
-    for k, g in enumerate(saved_positions):
-        if g.is_over:
-            continue
-        original = g.clone()
-        before = original.to_json()
-        # changing the copy leaves the original alone ...
-        c = original.clone()
-        c.step(random_action(c, np.random.default_rng(k)))
-        c.state.hand[:] = 0
-        c.state.res[:] = 7
-        assert original.to_json() == before, "changing the clone changed the original"
-        # ... and stepping the original leaves the copy alone
-        d = original.clone()
-        original.step(random_action(original, np.random.default_rng(k)))
-        assert d.to_json() == before, "stepping the original changed the clone"
-        assert not original.state_equals(d)
-
-
-def test_loaded_game_is_independent(saved_positions):
-    for k, g in enumerate(saved_positions):
-        if g.is_over:
-            continue
-        original = g.clone()
-        before = original.to_json()
-        j = Game.from_json(before)
-        j.step(random_action(j, np.random.default_rng(k)))
-        assert original.to_json() == before, "stepping the loaded game changed the original"
-        j2 = Game.from_json(before)
-        original.step(random_action(original, np.random.default_rng(k)))
-        assert j2.to_json() == before, "stepping the original changed the loaded game"
-
-
-@pytest.mark.parametrize("copier", ["clone", "json"])
-def test_copies_continue_identically_to_the_end(copier):
-    """The generator state is copied: the same actions give the same future (draws, reshuffles)."""
-    reshuffled = False
-    for n in (2, 3, 4, 5):
-        g = Game(n, seed=900 + n)
-        rng = np.random.default_rng(n)
-        for _ in range(150 * n):
-            g.step(random_action(g, rng))
-        h = g.clone() if copier == "clone" else Game.from_json(g.to_json())
-        start_reshuffles = int(g.state.meta[Meta.RESHUFFLES])
-        while not g.is_over:
-            a = random_action(g, rng)
-            g.step(a)
-            h.step(a)
-        assert h.is_over
-        assert g.state_equals(h)
-        assert g.to_json() == h.to_json()
-        assert g.winners() == h.winners() and g.terminated == h.terminated
-        reshuffled |= int(g.state.meta[Meta.RESHUFFLES]) > start_reshuffles
-    assert reshuffled, "some game reshuffled the discards after the copy"
-
-
-def test_round_trip_of_a_finished_game():
-    g = Game(3, seed=3)
-    play(g, np.random.default_rng(3))
-    j = Game.from_json(g.to_json())
-    assert j.is_over and j.terminated == g.terminated and j.truncated == g.truncated
-    assert j.winners() == g.winners() and j.current_player is None
-    assert not j.legal_mask().any()
-    with pytest.raises(IllegalActionError):
-        j.step(0)
-
-
-@pytest.mark.parametrize(
-    "kwargs",
-    [
-        dict(num_players=2, point_variant=True),
-        dict(num_players=4, victory_card="pax-romana", auto_forced=False),
-        dict(num_players=3, round_limit=7, log=False),
-        dict(num_players=5, victory_card=VictoryCard("mine", 5, 2, 20, 3, {3: 3, 5: 2}, "favor", "short")),
-    ],
-)
-def test_round_trip_keeps_the_configuration(kwargs):
-    g = Game(seed=11, **kwargs)
-    rng = np.random.default_rng(0)
-    for _ in range(300):
+# ----------------------------------------------------------------- round trips
+@pytest.mark.parametrize("n, card", CARDS)
+def test_a_game_saved_at_any_point_loads_as_it_was(n, card):
+    """Saved at its deal, at points through the game and at its end, every game loads as the same game."""
+    kw = {"point_variant": True} if card is None else {"victory_card": card}
+    g, rng = Game(n, seed=n * 7, **kw), np.random.default_rng(n)
+    points = 0
+    while True:
+        if points == 0 or rng.random() < 0.01 or g.is_over:
+            assert_round_trip(g)
+            points += 1
         if g.is_over:
             break
         g.step(random_action(g, rng))
-    j = Game.from_json(g.to_json())
-    assert j.config() == g.config()
-    assert j.victory_card == g.victory_card
-    assert j.point_variant == g.point_variant and j.round_limit == g.round_limit
-    assert j.auto_forced == g.auto_forced
-    assert (j.log is None) == (g.log is None)
-    assert_same(g, j)
+    assert points >= 3
+    record = json.loads(g.to_json())
+    assert record["outcome"] == saving.outcome(g) and len(record["actions"]) == len(g.moves())
 
 
-# ------------------------------------------------------------------------------ malformed input
-@pytest.fixture(scope="module")
-def saved():
-    g = Game(3, seed=21)
-    rng = np.random.default_rng(21)
-    for _ in range(400):
-        g.step(random_action(g, rng))
-    assert not g.is_over
-    return g.to_json()
+@pytest.mark.parametrize("n", [2, 5])
+def test_a_drawn_card_a_truncated_game_and_played_forced_moves_round_trip(n):
+    drawn = played(n, seed=3)
+    assert drawn.victory_card_drawn and json.loads(drawn.to_json())["config"]["victory_card_drawn"] is True
+    assert_round_trip(drawn)
+    truncated = played(n, seed=4, round_limit=2)
+    assert truncated.truncated and json.loads(truncated.to_json())["outcome"]["truncated"] is True
+    assert_round_trip(truncated)
+    unforced = played(n, seed=5, auto_forced=False, steps=300)
+    assert_round_trip(unforced)
 
 
-def top_task(d):
-    n = d["arrays"]["meta"][Meta.N_TASKS]
-    return d["arrays"]["tasks"][n - 1]
+def test_a_game_loads_without_its_log_as_the_same_game():
+    g = played(4, seed=2)
+    quiet = Game.from_json(g.to_json(), log=False)
+    assert quiet.log is None and quiet.state_equals(g)
 
 
-def set_meta(name, value):
-    def edit(d):
-        d["arrays"]["meta"][Meta[name.upper()]] = value
-
-    return edit
-
-
-def bad_rng(kind):
-    """Corrupt the generator state, wherever the format keeps it."""
-
-    def edit(d):
-        if "rng" in d["arrays"]:
-            d["arrays"]["rng"] = [0] * len(d["arrays"]["rng"]) if kind == "zero" else "not a generator"
-        elif kind == "zero":
-            d["rng"] = {"bit_generator": "PCG64", "state": {"state": -1, "inc": -1}, "has_uint32": 0, "uinteger": 0}
-        else:
-            d["rng"] = "not a generator"
-
-    return edit
+def test_loading_accepts_text_bytes_and_parsed_data():
+    g = played(2, seed=6, steps=40)
+    text = g.to_json()
+    for source in (text, text.encode(), text.encode("utf-16"), json.loads(text)):
+        assert Game.from_json(source).state_equals(g)
 
 
-def one_more_card(d):
-    d["arrays"]["hand"][0][0] += 1
+def test_a_record_of_version_1_the_arenas_records_so_far_loads():
+    g = played(3, seed=8)
+    record = dict(json.loads(g.to_json()), version=1, agents=["random"] * 3, game=4)
+    assert Game.from_json(record).state_equals(g)
+    with pytest.raises(StateFormatError, match="outcome must be an object, got None"):
+        Game.from_json(dict(json.loads(played(3, seed=8, steps=5).to_json()), version=1))
 
 
-def negative_money(d):
-    d["arrays"]["res"][1][MONEY] = -3
+# ----------------------------------------------------------------- what the engine keeps
+def test_the_seed_is_kept_and_drawn_from_entropy_when_not_given():
+    assert Game(2, seed=123).seed == 123 and Game(2, seed=np.int64(5)).seed == 5
+    seeds = {Game(2).seed for _ in range(4)}
+    assert len(seeds) == 4 and all(type(s) is int and 0 <= s <= MAX_SEED for s in seeds)
+    g = played(2, seed=None, steps=30)
+    assert_round_trip(g)
 
 
-def fractional_money(d):
-    d["arrays"]["res"][1][MONEY] = 12.5
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1, True, 1.0, "1", [1, 2]])
+def test_a_seed_that_cannot_be_saved_is_refused(seed):
+    with pytest.raises(ConfigError, match="seed must be None or an int from 0 to 9223372036854775807"):
+        Game(2, seed=seed)
 
 
-def wrong_shape(d):
-    d["arrays"]["hand"] = d["arrays"]["hand"][:-1]
+def test_the_moves_are_those_played_and_not_the_forced_ones():
+    g, rng = Game(3, seed=9), np.random.default_rng(9)
+    actions = play(g, rng)
+    assert g.moves() == actions
+    assert Game(3, seed=9, auto_forced=False).moves() == []
 
 
-def marker_count_mismatch(d):
-    d["arrays"]["res"][0][5] += 1
+def test_clones_share_their_moves_until_they_differ():
+    g = played(4, seed=10, steps=100)
+    a, b = g.clone(), g.clone()
+    a.step(int(a.legal_actions()[0]))
+    b.step(int(b.legal_actions()[-1]))
+    g.step(int(g.legal_actions()[-1]))
+    assert a.moves()[:-1] == b.moves()[:-1] == g.moves()[:-1] and len(g.moves()) == 101
+    assert a.moves()[-1] != b.moves()[-1] == g.moves()[-1]
+    for game in (a, b, g):
+        assert_round_trip(game)
 
 
-MALFORMED = {
-    # name: (edit of the parsed dict, words one of which the message must contain)
-    "wrong format tag": (lambda d: d.__setitem__("format", "chess-state"), ["format", "tribune"]),
-    "no format tag": (lambda d: d.pop("format"), ["format", "tribune"]),
-    "wrong version": (lambda d: d.__setitem__("version", 99), ["version"]),
-    "missing config": (lambda d: d.pop("config"), ["config"]),
-    "missing arrays": (lambda d: d.pop("arrays"), ["arrays"]),
-    "arrays not a mapping": (lambda d: d.__setitem__("arrays", 5), ["arrays"]),
-    "missing array": (lambda d: d["arrays"].pop("hand"), ["hand"]),
-    "unknown array": (lambda d: d["arrays"].__setitem__("secret", [1]), ["secret", "unknown"]),
-    "wrong shape": (wrong_shape, ["hand", "shape"]),
-    "non-numeric array": (lambda d: d["arrays"].__setitem__("res", "lots"), ["res", "numeric"]),
-    "fractional money": (fractional_money, ["res", "integer", "int"]),
-    "card accounting broken": (one_more_card, ["accounting", "card"]),
-    "card missing": (
-        lambda d: d["arrays"]["hand"][0].__setitem__(
-            int(np.flatnonzero(d["arrays"]["hand"][0])[0]),
-            d["arrays"]["hand"][0][int(np.flatnonzero(d["arrays"]["hand"][0])[0])] - 1,
-        ),
-        ["accounting", "card"],
-    ),
-    "negative money": (negative_money, ["money", "negative"]),
-    "tile out of range": (lambda d: d["arrays"]["res"][0].__setitem__(3, 5), ["tile"]),
-    "card code too large": (lambda d: d["arrays"]["draw"].__setitem__(0, 500), ["draw", "card"]),
-    "negative card code": (lambda d: d["arrays"]["draw"].__setitem__(0, -5), ["draw", "card"]),
-    "slot card code too large": (lambda d: d["arrays"]["slot_card"].__setitem__(0, 300), ["slot", "card"]),
-    "marker count": (marker_count_mismatch, ["marker"]),
-    "unknown task kind": (lambda d: top_task(d).__setitem__(0, 999), ["task"]),
-    "empty task stack": (set_meta("n_tasks", 0), ["task"]),
-    "phase out of range": (set_meta("phase", 17), ["phase"]),
-    "temporary favor with a stranger": (set_meta("temp_favor", 7), ["temp_favor", "favor"]),
-    "status out of range": (set_meta("status", 5), ["status"]),
-    "generator all zero": (bad_rng("zero"), ["generator", "rng"]),
-    "generator not numbers": (bad_rng("text"), ["generator", "rng"]),
-    "bad player count": (lambda d: d["config"].__setitem__("num_players", 9), ["num_players"]),
-    "bad victory card": (lambda d: d["config"].__setitem__("victory_card", {"id": "x"}), ["victory card", "laurels"]),
-    "config missing a key": (lambda d: d["config"].pop("round_limit"), ["round_limit", "config"]),
-    "log not strings": (lambda d: d.__setitem__("log", [1, 2]), ["log"]),
-}
+def test_copies_and_pickles_keep_the_moves():
+    g = played(2, seed=11, steps=60)
+    g.clone().step(int(g.legal_actions()[0]))  # appended to the shared list: not one of g's moves
+    for copied in (copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert copied.moves() == g.moves() and copied.to_json() == g.to_json()
 
 
-@pytest.mark.parametrize("name", sorted(MALFORMED))
-def test_malformed_saved_state_raises_state_format_error(saved, name):
-    edit, words = MALFORMED[name]
-    d = json.loads(saved)
-    edit(d)
-    text = json.dumps(d)
-    with pytest.raises(StateFormatError) as info:
-        Game.from_json(text)
-    message = str(info.value).lower()
-    assert any(w.lower() in message for w in words), f"message {message!r} does not name the problem"
-    # a parsed dict fails the same way and is not changed by the attempt
-    kept = copy.deepcopy(d)
-    with pytest.raises(StateFormatError):
-        Game.from_json(d)
-    assert d == kept
-    # the original text still loads: nothing global was left half-changed
-    assert Game.from_json(saved).to_json() == saved
-
-
-def test_queued_decision_of_an_absent_seat_is_rejected():
-    """A setup discard queued for player_4 of a three-player game cannot be loaded.
-
-    (Accepting it loads a game in which a seated player silently never discards.)
-    """
-    g = Game(3, seed=21)
-    d = json.loads(g.to_json())
-    n = d["arrays"]["meta"][Meta.N_TASKS]
-    tasks = d["arrays"]["tasks"]
-    below = [i for i in range(n - 1) if tasks[i][0] == Task.SETUP_DISCARD]  # under the top
-    assert below
-    tasks[below[0]][1] = 4
-    with pytest.raises(StateFormatError) as info:
-        Game.from_json(json.dumps(d))
-    message = str(info.value).lower()
-    assert any(w in message for w in ("task", "seat", "player")), message
+def test_a_game_cloned_at_every_step_keeps_its_moves_and_pickles():
+    """Each clone freezes the moves since the last into the chain clones share: thousands deep here."""
+    g, rng = Game(5, seed=16, log=False), np.random.default_rng(16)
+    actions = []
+    while not g.is_over:
+        g.clone()
+        actions.append(random_action(g, rng))
+        g.step(actions[-1])
+    assert len(actions) > 1000 and g.moves() == actions
+    assert pickle.loads(pickle.dumps(g)).moves() == actions and copy.deepcopy(g).moves() == actions
 
 
 @pytest.mark.parametrize(
-    "text", ["", "{", "not json", "[1, 2, 3]", "null", "42", '"tribune"', b"\xff\xfe\x00", b'{"format": 1']
-)
-def test_not_a_saved_game(text):
-    with pytest.raises(StateFormatError):
-        Game.from_json(text)
-
-
-def test_state_format_error_is_a_value_error():
-    assert issubclass(StateFormatError, ValueError) and issubclass(StateFormatError, TribuneError)
-
-
-def test_loading_never_returns_a_half_built_game(saved):
-    """Random single-entry corruptions either fail with StateFormatError or load a usable game."""
-    rng = np.random.default_rng(5)
-    base = json.loads(saved)
-    names = sorted(base["arrays"])
-    loaded = rejected = 0
-    for _trial in range(300):
-        d = copy.deepcopy(base)
-        name = names[rng.integers(len(names))]
-        flat = np.array(d["arrays"][name], dtype=np.int64)
-        if flat.size == 0:
-            continue
-        i = int(rng.integers(flat.size))
-        flat.flat[i] = int(rng.integers(-3, 14))
-        d["arrays"][name] = flat.tolist()
-        try:
-            g = Game.from_json(json.dumps(d))
-        except StateFormatError:
-            rejected += 1
-            continue
-        except Exception as exc:  # pragma: no cover - reported as a failure
-            pytest.fail(f"corrupting {name}[{i}] raised {type(exc).__name__}: {exc}")
-        loaded += 1
-        # a loaded game is whole: accounted, observable, savable, and offers an action
-        assert (card_counts(g) == g.deck_counts).all()
-        for p in range(g.n):
-            assert g.observe(p).shape == (g.obs_layout.size,)
-            assert isinstance(g.render(p), str)
-        assert Game.from_json(g.to_json()).state_equals(g)
-        if not g.is_over:
-            assert g.legal_mask().any()
-    assert rejected > 0 and loaded > 0
-
-
-# ------------------------------------------------------------------------------ issue 16: files that broke the engine
-# One test per class of file a fuzzer found crashing the loader, accepted although no
-# game can be in it, or accepted and then breaking the rules in play.
-def _rejected(source, *words):
-    """Loading `source` raises StateFormatError whose (short) message names one of `words`."""
-    with pytest.raises(StateFormatError) as info:
-        Game.from_json(source)
-    message = str(info.value)
-    assert len(message) < 300, "the message never echoes the input"
-    assert any(w.lower() in message.lower() for w in words), message
-    return message
-
-
-@pytest.fixture(scope="module")
-def finished():
-    g = Game(3, seed=3, log=False)
-    play(g, np.random.default_rng(3))
-    assert g.terminated
-    return g.to_json()
-
-
-def test_a_round_limit_too_large_for_c(saved):
-    """A round limit of 10**30 raised OverflowError building the engine's parameters."""
-    d = json.loads(saved)
-    d["config"]["round_limit"] = 10**30
-    _rejected(json.dumps(d), "round_limit")
-    d["config"]["round_limit"] = 10_001
-    _rejected(json.dumps(d), "round_limit")
-    for limit in (10**30, 10_001, 0):
-        with pytest.raises(ConfigError, match="round_limit"):
-            Game(3, round_limit=limit)
-    assert Game(3, round_limit=10_000, seed=1).round_limit == 10_000
-
-
-def _spy_on_json_loads(monkeypatch) -> list:
-    """Texts json.loads is given from now on (it still parses them)."""
-    seen, loads = [], json.loads
-    monkeypatch.setattr(json, "loads", lambda text, *a, **k: (seen.append(text), loads(text, *a, **k))[1])
-    return seen
-
-
-def test_a_5000_digit_integer_literal(saved, monkeypatch):
-    """int() of a 5,000-digit literal raised ValueError inside json.loads; it never gets there now."""
-    parsed = _spy_on_json_loads(monkeypatch)
-    text = saved.replace('"round_limit":50', '"round_limit":' + "7" * 5000)
-    assert text != saved
-    _rejected(text, "digits", "number")
-    _rejected(saved.replace('"meta":[', '"meta":[' + "1" * 41 + ","), "digits", "number")
-    assert not parsed, "json.loads never sees the literal"
-
-
-def test_deep_nesting(saved, monkeypatch):
-    """100,000 nested arrays or objects raised RecursionError; the depth is counted before parsing."""
-    parsed = _spy_on_json_loads(monkeypatch)
-    for opener, closer in (("[", "]"), ('{"a":', "}")):
-        deep = opener * 100_000 + "0" + closer * 100_000
-        assert '"log":[' in saved
-        _rejected(saved.replace('"log":[', '"log":[' + deep + ",", 1), "nest")
-        _rejected(deep, "nest")
-        _rejected(deep.encode("utf-16"), "nest")
-    assert not parsed
-    monkeypatch.undo()
-    nested = [0]
-    for _ in range(100_000):  # the same as Python data: walked without recursion
-        nested = [nested]
-    d = json.loads(saved)
-    d["log"] = nested
-    _rejected(d, "nest")
-
-
-def test_a_round_past_the_round_limit(saved):
-    d = json.loads(saved)
-    d["arrays"]["meta"][Meta.ROUND] = d["config"]["round_limit"] + 1
-    _rejected(json.dumps(d), "round")
-
-
-def test_temporary_favor_without_the_vestal_virgins(saved):
-    d = json.loads(saved)
-    controller = d["arrays"]["controller"][VESTALS]
-    d["arrays"]["meta"][Meta.TEMP_FAVOR] = (controller + 1) % 3
-    _rejected(json.dumps(d), "temp_favor")
-
-
-def test_declared_disagreeing_with_n_declared(saved):
-    d = json.loads(saved)
-    assert d["arrays"]["meta"][Meta.N_DECLARED] == 0
-    d["arrays"]["declared"][1] = 0
-    _rejected(json.dumps(d), "declared")
-    d["arrays"]["meta"][Meta.N_DECLARED] = 2
-    _rejected(json.dumps(d), "declared")
-
-
-def test_winners_while_the_game_runs(saved):
-    d = json.loads(saved)
-    d["arrays"]["winner"][0] = 1
-    _rejected(json.dumps(d), "winner")
-
-
-def test_a_finished_game_without_a_winner(finished):
-    d = json.loads(finished)
-    d["arrays"]["winner"] = [0] * 5
-    _rejected(json.dumps(d), "winner")
-    d = json.loads(finished)
-    d["arrays"]["meta"][Meta.STATUS] = 2  # "truncated" before its round limit, with a winner
-    _rejected(json.dumps(d), "truncated")
-
-
-def test_an_altered_bottom_of_the_task_stack(saved):
-    """With the bottom task changed the stack pointer ran below zero once the round ended;
-    the compiled engine then read and wrote meta as task rows."""
-    base = json.loads(saved)
-    n = base["arrays"]["meta"][Meta.N_TASKS]
-    for bottom in ([Task.THERMAE, 0, 0, 0], [Task.PLACE, 0, 0, 0], [Task.ROUND_START, 0, 0, 0], [Task.DRAW, 1, 0, 1]):
-        d = copy.deepcopy(base)
-        d["arrays"]["tasks"][0] = bottom
-        _rejected(json.dumps(d), "task")
-    d = copy.deepcopy(base)  # the bottom task dropped
-    d["arrays"]["tasks"] = d["arrays"]["tasks"][1:] + [[0, 0, 0, 0]]
-    d["arrays"]["meta"][Meta.N_TASKS] = n - 1
-    _rejected(json.dumps(d), "task")
-
-
-def test_a_deal_onto_a_filled_slot():
-    """A DEAL still on the stack overwrote the card in its slot, destroying it."""
-    g = Game(5, seed=0, log=False)
-    rng = np.random.default_rng(0)
-    while not (g.phase == 1 and g.decision()[0] == Task.CESURA_DISCARD):
-        g.step(random_action(g, rng))
-    d = json.loads(g.to_json())
-    Game.from_json(json.dumps(d))
-    deals = [t for t in d["arrays"]["tasks"][: d["arrays"]["meta"][Meta.N_TASKS]] if t[0] == Task.DEAL]
-    slot = deals[0][1]
-    assert d["arrays"]["slot_card"][slot] == -1
-    seat = next(
-        p
-        for p in range(5)
-        if sum(d["arrays"]["hand"][p])
-        and not any(
-            t[0] == Task.CESURA_DISCARD and t[1] == p for t in d["arrays"]["tasks"][: d["arrays"]["meta"][Meta.N_TASKS]]
-        )
-    )
-    code = next(c for c, x in enumerate(d["arrays"]["hand"][seat]) if x)
-    d["arrays"]["hand"][seat][code] -= 1  # moved, so every card is still accounted for
-    d["arrays"]["slot_card"][slot] = code
-    _rejected(json.dumps(d), "deal", "slot")
-
-
-def test_a_colosseum_at_the_int32_limit(saved):
-    """2**31 - 1 in the Colosseum wrapped to -2**31 a few steps later; the game's own save then failed."""
-    for value in (2**31 - 1, 10**8 + 1, 500):
-        d = json.loads(saved)
-        d["arrays"]["meta"][Meta.COLOSSEUM] = value
-        _rejected(json.dumps(d), "colosseum")
-    d = json.loads(saved)
-    d["arrays"]["res"][0][MONEY] = 2**31 - 1
-    _rejected(json.dumps(d), "money")
-
-
-def test_messages_stay_short_for_huge_inputs(saved):
-    d = json.loads(saved)
-    d["version"] = "v" * 1_000_000
-    _rejected(json.dumps(d), "version")
-    d = json.loads(saved)
-    d["config"]["victory_card"]["id"] = "x" * 100_000
-    _rejected(json.dumps(d), "victory card")
-    d = json.loads(saved)
-    d["arrays"]["res"][0][0] = 10**5000  # as Python data: never formatted
-    _rejected(d, "res", "int32")
-    _rejected(" " * (MAX_TEXT + 1), "characters")
-
-
-def test_game_numbers_that_could_overflow_before_the_round_limit():
-    """Saves of a game whose numbers let money pass 10**8 by its round limit are refused."""
-    data = GameData(coin_bowl_first=1000, coin_bowl_later=1000, scipio_denarii=1000, vestal_denarii=1000)
-    g = Game(2, seed=1, data=data, round_limit=10_000, log=False)
-    with pytest.raises(StateFormatError, match="game numbers"):
-        Game.from_json(g.to_json(), data=data)
-    g = Game(2, seed=1, data=data, round_limit=4, log=False)  # a few thousand a round, 4 rounds: fine
-    assert Game.from_json(g.to_json(), data=data).state_equals(g)
-
-
-@pytest.mark.parametrize("data", [None, 5, 2.5, "", [1], {"format": 1}, object()])
-def test_python_data_that_is_not_a_saved_game(data):
-    _rejected(data, "not a saved tribune game", "JSON")
-
-
-def test_the_compiled_engine_raises_on_a_state_that_slipped_past_the_loader():
-    """Defence in depth: the task stack and every index are checked in compiled code."""
-    g = Game(3, seed=0)
-    g.state.meta[Meta.N_TASKS] = 0  # an empty stack in a running game
-    with pytest.raises(IndexError):
-        g.resume()
-    g = Game(3, seed=0)
-    g.state.meta[Meta.N_TASKS] = len(g.state.tasks) + 5  # a stack pointer past the stack
-    with pytest.raises(IndexError):
-        g.resume()
-    g = Game(3, seed=0)
-    g.state.slot_card[0] = 1_000_000  # a card code far outside the deck
-    g.state.slot_up[0] = 1
-    with pytest.raises(IndexError):
-        g.observe(0)
-
-
-@pytest.mark.parametrize(
-    "old, new, message",
+    "make",
     [
-        ('"round_limit":50', '"round_limit":-Infinity', "holds -Infinity at config.round_limit"),
-        ('"round_limit":50', '"round_limit":NaN', "holds NaN at config.round_limit"),
-        ('"format":', '"version":2,"format":', "repeats the key 'version'"),
+        lambda g: g.determinize(0),
+        lambda g: Game.from_dict(g.to_dict()),
+        lambda g: g.push(*g.state.tasks[0]) or g,
+    ],
+    ids=["determinize", "state dump", "pushed"],
+)
+def test_a_game_without_moves_from_a_seed_is_not_saved_as_moves(make):
+    game = make(played(3, seed=12, steps=50))
+    assert game.moves() is None and game.seed is None
+    with pytest.raises(TribuneError, match=r"no moves from a seed to save .*game.to_dict\(\) dumps its state"):
+        game.to_json()
+
+
+def test_the_state_dump_loads_as_the_same_game_trusted():
+    g = played(5, seed=13, steps=400)
+    dump = json.loads(json.dumps(g.to_dict()))
+    h = Game.from_dict(dump)
+    assert h.state_equals(g) and h.log == g.log and np.array_equal(h.legal_mask(), g.legal_mask())
+    assert dump["format"] == "tribune-state"
+    with pytest.raises(StateFormatError, match="not a saved Tribune game"):
+        Game.from_json(dump)  # a state dump is never loaded as a saved game
+
+
+# ----------------------------------------------------------------- refusals, by name
+@pytest.fixture(scope="module")
+def record():
+    return json.loads(played(3, seed=14).to_json())
+
+
+def _changed(record, path, value):
+    changed = copy.deepcopy(record)
+    *keys, last = path
+    target = changed
+    for key in keys:
+        target = target[key]
+    if value is DELETE:
+        del target[last]
+    else:
+        target[last] = value
+    return changed
+
+
+DELETE = object()
+CARD = VICTORY_CARDS["pax-romana"].to_dict()
+
+
+@pytest.mark.parametrize(
+    "path, value, message",
+    [
+        (["format"], "tribune-state", "not a saved Tribune game (expected format 'tribune-record')"),
+        (["version"], 3, "version 3: this engine reads versions 1, 2"),
+        (["version"], True, "version True: this engine reads"),
+        (["version"], 2.0, "version 2.0: this engine reads"),
+        (["actions"], DELETE, "the record has no 'actions'"),
+        (["moves"], [], "the record has unknown keys 'moves'"),
+        (["game"], -1, "game must be an int from 0, got -1"),
+        (["config"], [], "config must be an object, got a list"),
+        (["config", "num_players"], True, "config num_players must be an int from 2 to 5, got True"),
+        (["config", "num_players"], 6, "config num_players must be an int from 2 to 5, got 6"),
+        (["config", "seed"], -1, "config seed must be an int from 0 to 9223372036854775807, got -1"),
+        (["config", "seed"], 2**64, "config seed must be an int from 0 to 9223372036854775807, got a huge integer"),
+        (["config", "seed"], 1.5, "config seed must be an int from 0 to 9223372036854775807, got 1.5"),
+        (["config", "round_limit"], 0, "config round_limit must be an int from 1 to 10000, got 0"),
+        (["config", "round_limit"], "50", "config round_limit must be an int from 1 to 10000, got '50'"),
+        (["config", "auto_forced"], 1, "config auto_forced must be true or false, got 1"),
+        (["config", "victory_card"], "pax-romana", "config victory_card must be an object or null, got 'pax-romana'"),
+        (["config", "rules"], 1, "config has unknown keys 'rules'"),
+        (["config", "round_limit"], DELETE, "config has no 'round_limit'"),
+        (["agents"], ["random"], "agents must be a list of 3 names, or empty"),
+        (["agents"], ["a", "b", 3], "agents must be names, got 3"),
+        (["actions"], {}, "actions must be a list, got a dict"),
+        (["actions", 7], 3.0, "action 7 must be an int, got 3.0"),
+        (["actions", 7], True, "action 7 must be an int, got True"),
+        (["actions", 7], "3", "action 7 must be an int, got '3'"),
+        (["actions", 7], 10**30, "action 7 is a huge integer, outside the actions 0..399"),
+        (["actions", 7], -1, "action 7 is -1, outside the actions 0..399"),
+        (["outcome"], [], "outcome must be an object, got a list"),
+        (["outcome", "terminated"], 1, "outcome terminated must be true or false, got 1"),
+        (["outcome", "scores"], [1, 2, 2.5], "outcome scores must be a list of ints"),
+        (["outcome", "rounds"], 999, "outcome rounds is 999, but the actions end the game with"),
+        (["outcome"], None, "outcome is null, but the actions finish the game"),
     ],
 )
-def test_a_saved_file_error_names_the_key_at_fault(old, new, message):
-    text = Game(2, seed=0).to_json()
-    assert old in text
-    with pytest.raises(StateFormatError, match=message):
-        Game.from_json(text.replace(old, new, 1))
+def test_a_bad_field_is_named(record, path, value, message):
+    with pytest.raises(StateFormatError) as info:
+        Game.from_json(json.dumps(_changed(record, path, value)))
+    assert message in str(info.value)
+
+
+def test_a_config_the_game_does_not_make_is_named(record):
+    drawn_other = _changed(record, ["config", "victory_card"], CARD)
+    with pytest.raises(StateFormatError, match='config victory_card is .*"pax-romana".* but the game it makes has .*'):
+        Game.from_json(drawn_other)
+    both = _changed(record, ["config", "point_variant"], True)
+    with pytest.raises(StateFormatError, match="config: the point-value variant uses no victory card"):
+        Game.from_json(_changed(both, ["config", "victory_card_drawn"], False))
+    unfit = _changed(
+        _changed(record, ["config", "victory_card"], VICTORY_CARDS["quinque-viri"].to_dict()),
+        ["config", "victory_card_drawn"],
+        False,
+    )
+    with pytest.raises(StateFormatError, match="config: victory card 'quinque-viri' is not for 3 players"):
+        Game.from_json(unfit)
+    huge = _changed(record, ["config", "victory_card"], dict(CARD, laurels=2**63))
+    with pytest.raises(StateFormatError, match="laurels must be an int from 0 to 100,000,000"):
+        Game.from_json(_changed(huge, ["config", "victory_card_drawn"], False))
+
+
+def test_an_action_the_engine_refuses_is_named_by_its_index_and_label(record):
+    g = Game.from_json(_changed(record, ["actions"], record["actions"][:20]) | {"outcome": None})
+    illegal = int(np.flatnonzero(g.legal_mask() == 0)[0])
+    bad = _changed(record, ["actions", 20], illegal)
+    with pytest.raises(StateFormatError, match=rf"^action 20, '{g.A.labels[illegal]}', is not legal here$"):
+        Game.from_json(bad)
+    longer = _changed(record, ["actions"], [*record["actions"], record["actions"][-1]])
+    with pytest.raises(StateFormatError, match=r"^action \d+, '.*', comes after the end of the game$"):
+        Game.from_json(longer)
+    shorter = _changed(record, ["actions"], record["actions"][:-1])
+    with pytest.raises(StateFormatError, match=r"the actions stop in round \d+, before the end the outcome records"):
+        Game.from_json(shorter)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("not json", "saved game is not valid JSON: Expecting value at character 0"),
+        ('{"actions": [NaN]}', "saved game holds NaN at actions[0], which is not a JSON number"),
+        ('{"a": 1, "a": 2}', "saved game repeats the key 'a' in an object"),
+        ("[" * 10 + "]" * 10, "saved game nests arrays or objects more than 8 deep"),
+        ('{"seed": ' + "9" * 41 + "}", "saved game holds a number literal of more than 40 digits"),
+        (b'{"format": "tribune-record\xff"}', "saved game is not valid JSON: not UTF-8/16/32 text"),
+        ("[1, 2]", "not a saved Tribune game"),
+    ],
+)
+def test_bad_text_is_refused_before_it_is_parsed_or_played(text, message):
+    with pytest.raises(StateFormatError) as info:
+        Game.from_json(text)
+    assert message in str(info.value)
+
+
+def test_text_too_long_is_refused_before_it_is_read(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_TEXT", 100)
+    monkeypatch.setattr("tribune_env.saving.text.MAX_TEXT", 100)
+    with pytest.raises(StateFormatError, match="saved game is 101 characters long, more than the limit of 100"):
+        Game.from_json(" " * 101)
+
+
+def test_data_that_json_cannot_write_is_refused(record):
+    for value, message in ((np.int64(3), "int64 is not JSON serializable"), (float("nan"), "Out of range float")):
+        with pytest.raises(StateFormatError, match=f"saved game is not plain JSON data: .*{message}"):
+            Game.from_json(_changed(record, ["actions", 0], value))
+    deep = []
+    for _ in range(50):
+        deep = [deep]
+    with pytest.raises(StateFormatError, match="nests arrays or objects more than 8 deep"):
+        Game.from_json(_changed(record, ["agents"], deep))
+
+
+def test_a_game_saved_with_its_own_numbers_loads_with_them():
+    data = dataclasses.replace(DEFAULT_DATA, starting_money=9)
+    g = played(2, seed=15, steps=80, data=data)
+    assert Game.from_json(g.to_json(), data).state_equals(g)

@@ -192,11 +192,11 @@ def test_illegal_action_raises_and_changes_nothing():
     env = SingleAgentEnv(num_players=2)
     env.reset(seed=0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
-    before = env.game.to_json()
+    before = env.game.to_dict()
     for bad in (illegal, 400, -1, 1.5, None):
         with pytest.raises(IllegalActionError):
             env.step(bad)
-        assert env.game.to_json() == before
+        assert env.game.to_dict() == before
 
 
 def test_illegal_action_lose_ends_the_game_below_any_outcome():

@@ -23,7 +23,7 @@ def test_every_game_is_seen_by_its_acting_player():
 
 def test_a_game_in_the_batch_plays_exactly_like_a_lone_game():
     v = VectorGames(4, seed=9, num_players=4)
-    lone = [Game.from_json(g.to_json()) for g in v.games]
+    lone = [Game.from_dict(g.to_dict()) for g in v.games]
     rng = np.random.default_rng(2)
     for _ in range(150):
         actions = random_legal(v.masks, rng)
@@ -35,7 +35,7 @@ def test_a_game_in_the_batch_plays_exactly_like_a_lone_game():
             if i not in v.finished:
                 assert game.state_equals(v.games[i])
             else:
-                lone[i] = Game.from_json(v.games[i].to_json())
+                lone[i] = Game.from_dict(v.games[i].to_dict())
 
 
 def test_same_seed_same_batch():

@@ -24,7 +24,7 @@ from training.arena.games import play_game, reset_agents
 from training.cli import main
 from training.web.app import STATIC, create_app
 from training.web.replays import Replay
-from tribune_env import VICTORY_CARDS, Game
+from tribune_env import VICTORY_CARDS, Game, saving
 
 HIDDEN_KINDS = ("add", "take", "bid")  # another player's move of these kinds is told without its card or amount
 
@@ -34,9 +34,8 @@ def record_of(players: int, seed: int, **settings) -> dict:
     game = Game(players, seed=seed, **settings)
     agents = [RandomAgent() for _ in range(players)]
     reset_agents(agents, seed)
-    played = play_game(game, agents, ["random"] * players)
-    drawn = "victory_card" not in settings and not settings.get("point_variant")
-    return saved.make(game, seed, drawn, ["random"] * players, played.actions)
+    play_game(game, agents, ["random"] * players)
+    return saving.record(game, ["random"] * players)
 
 
 @pytest.fixture(scope="module")
@@ -177,12 +176,12 @@ def test_chunks_fetched_at_once_are_each_right(records_file):
 
 # ---------------------------------------------------------------------------- bad records
 BAD_RECORDS = {
-    b"not json at all\n": "not JSON",
-    b'{"format": "something-else"}\n': "not a 'tribune-record' record",
-    b'{"format": "tribune-record", "version": 99}\n': "record version 99",
+    b"not json at all\n": "is not valid JSON",
+    b'{"format": "something-else"}\n': "not a saved Tribune game",
+    b'{"format": "tribune-record", "version": 99}\n': "version 99: this engine reads",
     b"\xff\xfe\x00garbage\n": "UTF-8",
     b"": "holds no game records",
-    b"[1, 2, 3]\n": "not a 'tribune-record' record",
+    b"[1, 2, 3]\n": "not a saved Tribune game",
     b"[" * 100_000 + b"\n": "nest",
 }
 
@@ -195,16 +194,21 @@ def test_a_malformed_records_file_is_a_clear_error_and_the_server_goes_on(client
 
 def test_records_that_cannot_be_played_are_refused_by_name(client, tmp_path):
     good = record_of(2, 5)
-    cases = {
-        "illegal": ({**good, "actions": [9999] + good["actions"]}, "step 1 of the record cannot be played"),
-        "players": ({**good, "config": {**good["config"], "num_players": 9}}, "players"),
+    malformed = {  # refused as the file is read
+        "players": ({**good, "config": {**good["config"], "num_players": 9}}, "num_players must be an int from 2 to 5"),
         "seed": ({**good, "config": {**good["config"], "seed": -1}}, "seed must be an int"),
+    }
+    for name, (record, words) in malformed.items():
+        data = (json.dumps(record) + "\n").encode()
+        refused(client.post("/api/records/upload", files={"file": (f"{name}.jsonl", data)}), 400, words)
+    unplayable = {  # refused as the game is played
+        "illegal": ({**good, "actions": [9999] + good["actions"]}, "action 0 is 9999, outside the actions"),
         "victory card": (
             {**good, "config": {**good["config"], "victory_card_drawn": False, "victory_card": {"id": 3}}},
-            "victory",
+            "malformed victory card",
         ),
     }
-    for name, (record, words) in cases.items():
+    for name, (record, words) in unplayable.items():
         data = (json.dumps(record) + "\n").encode()
         opened = ok(client.post("/api/records/upload", files={"file": (f"{name}.jsonl", data)}))
         refused(client.post(f"/api/records/{opened['id']}/games/0"), 400, words)

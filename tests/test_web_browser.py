@@ -195,14 +195,14 @@ def test_a_malformed_file_shows_an_error_and_the_page_goes_on(page, server):
     page.fill("#path", str(bad))
     page.click("#open-path button")
     page.wait_for_selector("#error:not([hidden])")
-    assert "'config' is missing" in page.inner_text("#error")
+    assert "the record has no 'config'" in page.inner_text("#error")
     screenshot(page, "replay-error")
     unplayable = server[1] / "unplayable.jsonl"
     record = saved.read(server[1] / "games.jsonl", 1)
     saved.write(unplayable, [{**record, "actions": [10_000, *record["actions"]]}])
     page.set_input_files("#upload", str(unplayable))
     page.wait_for_function(
-        "document.getElementById('error').textContent.includes('step 1 of the record cannot be played')"
+        "document.getElementById('error').textContent.includes('action 0 is 10000, outside the actions')"
     )
     page.set_input_files("#upload", str(server[1] / "games.jsonl"))
     page.wait_for_selector("#replay-board .board-inner")

@@ -21,8 +21,12 @@ NUM_VALUES = MAX_VALUE + 1
 NUM_CARD_TYPES = NUM_FACTIONS * NUM_VALUES  # a card is (faction, value): code f * 11 + v
 MAX_PLAYERS = 5
 MIN_PLAYERS = 2
-MAX_ROUND_LIMIT = 10_000  # keeps every amount a game can gather far below int32 (saving/limits.py)
-MAX_AMOUNT = 10**8  # the most of anything a game may hold or ask for, victory thresholds included (saving/limits.py)
+# A round adds a bounded amount to any count (with the default numbers at most 174 denarii,
+# 17 laurels, 5 legions), so a game played to MAX_ROUND_LIMIT keeps every amount below
+# MAX_AMOUNT (70 + 10,000 * 174 < 2 million denarii): int32 sums of a few amounts cannot
+# overflow and float32 observations stay finite.
+MAX_ROUND_LIMIT = 10_000
+MAX_AMOUNT = 10**8  # the most of anything a game may hold or ask for, victory thresholds included
 MAX_DATA_NUMBER = 1_000  # any one cost, gain, count or score of GameData, for the same reason
 
 # The eight regions, in board order (the order of evaluation).

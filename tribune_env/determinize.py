@@ -42,6 +42,7 @@ def determinize(game, player: int, rng: np.random.Generator | None = None):
 def _sample(game, player, rng):
     """One re-deal of everything hidden from `player`."""
     g = game.clone()
+    g.edited()  # a world of its own, which no seed and moves make
     g.log = game.seat_log(player)
     s = g.state
     s.rng[:] = seed_words(rng.integers(2**63))  # the sampled world's future differs too

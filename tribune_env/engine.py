@@ -11,8 +11,8 @@ arrays by name; ``game.handle`` is what compiled callers pass to the engine's en
 
 from __future__ import annotations
 
-import copy
 import json
+import secrets
 from collections import namedtuple
 
 import numpy as np
@@ -33,7 +33,7 @@ from .data import (
     VictoryCard,
 )
 from .errors import ConfigError, IllegalActionError, as_integer, brief
-from .kernel import below, check_limits, params, seed_words, shuffle
+from .kernel import MAX_SEED, below, check_limits, params, seed_words, shuffle
 from .log import SeatLog, describe
 from .observation import ObservationLayout
 from .state import MONEY, Layout, Meta, State, Status, fields
@@ -42,10 +42,22 @@ from .tasks import Task
 Handle = namedtuple("Handle", "buffer params mask")
 Handle.__doc__ = """What compiled code takes of a game: its state buffer, parameter array and legal mask.
 
-Compiled callers (the heuristic, determinisation, the loader's checks) pass these to
+Compiled callers (the heuristic, determinisation, the vector environment) pass these to
 entry points such as ``dispatch.legal_mask(buffer, params, mask)``. The arrays are the
 game's own: writing to them changes the game.
 """
+
+
+DUMP, DUMP_VERSION = "tribune-state", 2  # the state dump's tag (Game.to_dict): not a saved game
+
+
+def _seed(seed) -> int:
+    """The game's seed as an int (drawn from the OS's entropy for None), so that every game can be saved."""
+    if seed is None:
+        return secrets.randbelow(MAX_SEED + 1)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise ConfigError(f"seed must be None or an int from 0 to {MAX_SEED}, got {brief(seed)}")
+    return int(seed)
 
 
 class Game:
@@ -57,7 +69,9 @@ class Game:
     victory_card: an id of ``data.victory_cards``, a :class:`VictoryCard`, or None to draw
         one at random (seeded) among those that fit the player count.
     point_variant: play the point-value variant instead (no victory card).
-    seed: seed of the game's generator; the same seed gives the same game.
+    seed: an int from 0 to ``MAX_SEED`` (2**63 - 1), or None to draw one from the OS's
+        entropy; the same seed gives the same game. ``game.seed`` keeps it, and the game
+        keeps the actions played (:meth:`moves`), which is how it is saved (:meth:`to_json`).
     data: the game's numbers (:class:`GameData`).
     round_limit: rounds after which a running game is truncated (default ``data.round_limit``),
         at most ``MAX_ROUND_LIMIT`` (10,000), which keeps every amount far from overflowing.
@@ -79,10 +93,12 @@ class Game:
         log: bool = True,
     ):
         self._configure(num_players, victory_card, point_variant, data, round_limit, auto_forced)
+        seed = _seed(seed)
         state = State.empty(self.state_layout(data))
         rng = state.rng
         rng[:] = seed_words(seed)
-        if self.victory_card is None and not point_variant:
+        drawn = self.victory_card is None and not point_variant
+        if drawn:
             fitting = sorted(k for k, c in data.victory_cards.items() if self.n in c.need)
             if not fitting:
                 raise ConfigError(f"no victory card fits {self.n} players")
@@ -90,6 +106,11 @@ class Game:
         self._finish_init(state, log)
         self._setup()
         self._run(dispatch.step, dispatch.RUN)
+        self.seed, self.victory_card_drawn = seed, drawn
+        # The actions played: those since the game was last cloned in `_moves`, the earlier
+        # ones in `_moves_before`, a chain of (earlier chain, tuple of actions) that clones
+        # share, so a step appends to a list and a clone copies no action twice.
+        self._moves_before, self._moves = None, []
 
     @classmethod
     def from_state(
@@ -106,8 +127,9 @@ class Game:
     ) -> Game:
         """A game of this configuration in `state` (laid out by :meth:`state_layout`), with `log` if given.
 
-        Nothing runs: the caller vouches for the state (the loader checks it first, then
-        computes the mask with ``dispatch.legal_mask``).
+        Trusted: nothing checks that play can reach the state, nor runs (the caller computes
+        the mask, e.g. with ``dispatch.legal_mask``). For tests and debugging only. The game
+        has no seed and no moves, so it cannot be saved as moves (:meth:`to_json`).
         """
         game = cls.__new__(cls)
         game._configure(num_players, victory_card, point_variant, data, round_limit, auto_forced)
@@ -115,6 +137,27 @@ class Game:
             raise ConfigError("the state is not laid out for this game's data")
         game._finish_init(state, log is not None)
         game.log = None if log is None else list(log)
+        game.victory_card_drawn = None  # the state does not tell
+        game._moves_before, game._moves = None, []
+        game.edited()
+        return game
+
+    @classmethod
+    def from_dict(cls, dump: dict, data: GameData = DEFAULT_DATA) -> Game:
+        """The game of a state dump (:meth:`to_dict`), legal mask included.
+
+        Trusted, like :meth:`from_state`: for tests and debugging, never for a file from
+        elsewhere (:meth:`from_json` loads those, checked by replaying their moves).
+        """
+        config = dict(dump["config"])
+        card = config.pop("victory_card")
+        layout = cls.state_layout(data)
+        buffer = np.empty(layout.size, dtype=np.int32)
+        for name, (offset, size, _) in layout.offsets.items():
+            buffer[offset : offset + size] = np.ravel(dump["arrays"][name])
+        card = None if card is None else VictoryCard.from_dict(card)
+        game = cls.from_state(State(layout, buffer), victory_card=card, data=data, log=dump.get("log"), **config)
+        dispatch.legal_mask(*game.handle)
         return game
 
     @staticmethod
@@ -245,9 +288,11 @@ class Game:
 
         A batch of games lives in the rows of 2-D arrays (:mod:`tribune_env.envs.vector_games`) so that
         compiled loops step them all at once; ``move_to(copies)`` gives a game its own again.
+        Those loops keep no moves, so a game moved cannot be saved as moves.
         """
         buffer[:], params[:], mask[:] = self._handle
         self._bind(State(self.state.layout, buffer), params, mask)
+        self.edited()
 
     def _run(self, fn, *args):
         """Call a compiled entry point on this game, then put its events into the log."""
@@ -353,6 +398,7 @@ class Game:
             dispatch.step(self._buffer, self._params, self._events, self._mask, action)
         else:
             self._run(dispatch.step, action)
+        self._moves.append(action)
 
     def _check_action(self, action) -> int:
         """The slow path of step: accept every integer form, or raise naming the problem."""
@@ -378,6 +424,7 @@ class Game:
         n = self._meta[Meta.N_TASKS]
         self._tasks[n] = (kind, a, b, c)
         self._meta[Meta.N_TASKS] = n + 1
+        self.edited()
 
     def push_seq(self, *tasks):
         """Push tasks so that the first given runs first."""
@@ -386,7 +433,14 @@ class Game:
 
     def resume(self):
         """Run the task stack to the next decision, after the state was edited by hand."""
+        self.edited()
         self._run(dispatch.step, dispatch.RUN)
+
+    def edited(self):
+        """Say that the state was changed other than by :meth:`step` (tasks pushed, arrays
+        written, a world re-dealt): its seed and moves no longer make it, so they are dropped
+        and the game can no longer be saved as moves (its state still dumps, :meth:`to_dict`)."""
+        self.seed = None
 
     def seat_log(self, player: int) -> list[str] | None:
         """The log as `player` may read it at the table (None for a game that keeps no log).
@@ -411,8 +465,12 @@ class Game:
 
     # ----------------------------------------------------------------- copies and saving
     def clone(self) -> Game:
-        """An independent copy: state (generator included), mask and log."""
-        other = copy.copy(self)  # the configuration is shared, never changed
+        """An independent copy: state (generator included), mask and log; the moves so far are shared."""
+        if self._moves:  # this game's latest moves join the chain both games share
+            self._moves_before, self._moves = (self._moves_before, tuple(self._moves)), []
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)  # the configuration is shared, never changed
+        other._moves = []
         other._events = np.zeros_like(self._events)
         other.log = None if self.log is None else list(self.log)
         other._seat_logs = {}
@@ -421,8 +479,10 @@ class Game:
 
     def __getstate__(self):
         """Copies and pickles (``copy.deepcopy``, ``pickle``) leave out the views into the state
-        buffer; :meth:`__setstate__` takes them again from the copied buffer."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("_meta", "_tasks")}
+        buffer, which :meth:`__setstate__` takes again from the copied buffer, and hold the
+        moves as one list (a chain thousands deep would be pickled by recursion)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_meta", "_tasks")}
+        return {**state, "_moves_before": None, "_moves": self._played()}
 
     def __setstate__(self, state):
         self.__dict__.update(state)
@@ -431,27 +491,45 @@ class Game:
     def state_equals(self, other: Game) -> bool:
         return self.config() == other.config() and self.state.equals(other.state)
 
-    def to_dict(self) -> dict:
-        """The whole game as plain data; see docs/state-format.md for the schema."""
-        from .saving import FORMAT, FORMAT_VERSION
+    def moves(self) -> list[int] | None:
+        """The actions played through :meth:`step` since the deal (not those the engine played
+        itself, which a replay plays again), or None for a game they do not make (:meth:`edited`)."""
+        return None if self.seed is None else self._played()
 
+    def _played(self) -> list[int]:
+        chunks, node = [self._moves], self._moves_before
+        while node is not None:
+            node, chunk = node
+            chunks.append(chunk)
+        return [action for chunk in reversed(chunks) for action in chunk]
+
+    def to_json(self) -> str:
+        """The game saved as its configuration, seed and moves (docs/state-format.md)."""
+        from .saving import record
+
+        return json.dumps(record(self), separators=(",", ":"))
+
+    @staticmethod
+    def from_json(text, data: GameData = DEFAULT_DATA, *, log: bool = True) -> Game:
+        """The game saved by :meth:`to_json` (text, bytes or its parsed data), its moves
+        replayed through the engine with `data`, the numbers it was played with; with `log`,
+        the game's log as play wrote it. StateFormatError names what a bad file gets wrong."""
+        from .saving import load
+
+        return load(text, data, log)
+
+    def to_dict(self) -> dict:
+        """The state dump: configuration, state arrays and log as plain data (docs/state-format.md).
+
+        A trusted format for tests and debugging (:meth:`from_dict`); a game is saved with :meth:`to_json`.
+        """
         return {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
+            "format": DUMP,
+            "version": DUMP_VERSION,
             "config": self.config(),
             **self.state.to_dict(),
             "log": self.log,
         }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text, data: GameData = DEFAULT_DATA) -> Game:
-        """Load a game saved by :meth:`to_json`; raise StateFormatError if it is malformed."""
-        from .saving import load
-
-        return load(cls, text, data)
 
     def determinize(self, player: int, rng: np.random.Generator | None = None) -> Game:
         """A copy with what `player` cannot know re-dealt at random (for IS-MCTS)."""

@@ -239,6 +239,9 @@ else:
 MASK32 = np.uint64(0xFFFFFFFF)
 
 
+MAX_SEED = 2**63 - 1  # a game's seed is an int64 (what numpy and the environments draw), so it is saved as it is
+
+
 def seed_words(seed) -> np.ndarray:
     """Four non-zero 32-bit words from any numpy-style seed (None draws fresh entropy)."""
     words = np.random.SeedSequence(seed).generate_state(4, dtype=np.uint32)

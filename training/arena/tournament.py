@@ -21,10 +21,9 @@ from tqdm import tqdm
 
 from agents import REGISTRY as agent_registry
 from agents import locate, make_agent
-from tribune_env import ConfigError, Game, IllegalActionError
+from tribune_env import ConfigError, Game, IllegalActionError, saving
 
 from ..bounds import MAX_GAMES
-from . import records
 from .games import derive_seed, ending, play_game, reset_agents
 from .processes import parallel_map
 from .stats import ratings, wilson
@@ -106,8 +105,7 @@ def play_job(job: Job, specs: list, settings: dict, keep_record: bool) -> dict:
         "seat_think": played.think,
     }
     if keep_record:
-        drawn = settings["victory_card"] is None and not settings["point_variant"]
-        result["record"] = records.make(game, job.seed, drawn, seated, played.actions, game=job.index)
+        result["record"] = saving.record(game, seated, job.index)
     return result
 
 

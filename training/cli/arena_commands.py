@@ -215,7 +215,7 @@ def play_command(players, seat, opponents, seed, victory_card, point_variant, ro
             f"got {len(specs)}: {', '.join(specs)}"
         )
     from agents.human import HumanAgent, Quit
-    from tribune_env import Game
+    from tribune_env import Game, saving
 
     from ..arena import records as saved
     from ..arena.games import ending, reset_agents
@@ -235,7 +235,7 @@ def play_command(players, seat, opponents, seed, victory_card, point_variant, ro
     reset_agents(opponents[:seat] + [human] + opponents[seat:], seed)
     try:
         with usage_errors():
-            played = play_human(game, human, seat, opponents, specs, click.echo)
+            play_human(game, human, seat, opponents, specs, click.echo)
     except Quit:
         click.echo("\nYou left the game.")
         return
@@ -246,8 +246,7 @@ def play_command(players, seat, opponents, seed, victory_card, point_variant, ro
         else f"You finished with {end['scores'][seat]} points, rank {end['ranks'][seat]} of {players}."
     )
     if record:
-        drawn = victory_card is None and not point_variant
-        saved.write(record, [saved.make(game, seed, drawn, seated, played.actions)], append=True)
+        saved.write(record, [saving.record(game, seated)], append=True)
         click.echo(f"added the game to {record}")
 
 
@@ -275,6 +274,8 @@ def replay_command(file, index, auto, delay):
     Waits for Enter between steps (q or end of input stops); at the end, checks that the
     game ended as the record says.
     """
+    from tribune_env import saving
+
     from ..arena import records as saved
 
     with usage_errors():
@@ -288,7 +289,7 @@ def replay_command(file, index, auto, delay):
                 return
     if not saved.matches(game, record):
         raise click.ClickException(
-            f"the replay does NOT end as recorded: recorded {record['outcome']}, replayed {saved.outcome(game)}"
+            f"the replay does NOT end as recorded: recorded {record['outcome']}, replayed {saving.outcome(game)}"
         )
     click.echo(f"The replay ends as recorded: {record['outcome']}")
 

@@ -280,9 +280,8 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
             "point_variant": request.point_variant,
             "round_limit": request.round_limit,
         }
-        drawn = request.victory_card is None and not request.point_variant
         try:
-            match = Match(settings, request.seat, list(specs), seed, drawn, keep)
+            match = Match(settings, request.seat, list(specs), seed, keep)
         except ImportError as exc:
             raise StateFormatError(f"an agent is not available: {exc}") from None
         return {"id": matches.add(match), **match.view()}
@@ -318,7 +317,7 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
 def summary(index: int, record: dict) -> dict:
     """One line of a records file's list of games (checked only as far as the list needs: the
     game is checked when it is opened)."""
-    winners = record["outcome"].get("winners")
+    winners = (record["outcome"] or {}).get("winners")  # none for a game saved before its end
     return {
         "index": index,
         "agents": [str(a) for a in record["agents"]],

@@ -13,11 +13,10 @@ from __future__ import annotations
 import threading
 
 from agents import Agent, make_agent
-from tribune_env import FACTIONS, ConfigError, Game, IllegalActionError, PlayerView, TribuneError
+from tribune_env import FACTIONS, ConfigError, Game, IllegalActionError, PlayerView, TribuneError, saving
 from tribune_env.log import SeatLog
 from tribune_env.tasks import Task
 
-from ..arena import records as saved
 from ..arena.games import ending, reset_agents
 
 
@@ -29,18 +28,17 @@ class Match:
     """A game between a person in `seat` and agents (one spec per other seat, in seat order);
     `on_end(record)` is called once, with the game's record, when it ends."""
 
-    def __init__(self, settings: dict, seat: int, specs: list[str], seed: int, drawn: bool, on_end):
+    def __init__(self, settings: dict, seat: int, specs: list[str], seed: int, on_end):
         self.game = Game(**settings, seed=seed)
         if not 0 <= seat < self.game.n:
             raise ConfigError(f"seat {seat} is outside 0..{self.game.n - 1} of this {self.game.n}-player game")
         if len(specs) != self.game.n - 1:
             raise ConfigError(f"{self.game.n} players need {self.game.n - 1} opponents, got {len(specs)}")
-        self.seat, self.seed, self.drawn = seat, seed, drawn
+        self.seat = seat
         self.specs = specs[:seat] + ["human"] + specs[seat:]
         # the person's seat holds an agent never asked, so that all are seeded as a tournament seeds them
         self.agents = [Agent() if p == seat else make_agent(spec) for p, spec in enumerate(self.specs)]
         reset_agents(self.agents, seed)
-        self.actions: list[int] = []
         self.log = SeatLog(seat)
         self.lock = threading.Lock()
         self.record = None
@@ -81,7 +79,7 @@ class Match:
             except IllegalActionError as exc:
                 raise AgentError(f"agent {self.specs[p]!r} in seat {p} chose an illegal action: {exc}") from None
         if game.is_over and self.record is None:
-            self.record = saved.make(game, self.seed, self.drawn, self.specs, self.actions)
+            self.record = saving.record(game, self.specs)
             self.agents = []  # let their networks go: a finished match holds only its game and record
             self.on_end(self.record)
 
@@ -89,7 +87,6 @@ class Match:
         game = self.game
         mover = game.current_player
         game.step(action)
-        self.actions.append(int(action))
         frame = self._frame(mover, int(action))
         if mover == self.seat or frame["move"] is not None:  # else a move the seat may not know of
             self._frames.append(frame)

@@ -129,11 +129,7 @@ class _Table:
     def __reduce__(self):
         if self.replayable or self.game is None:
             return _Table, ()
-        return _resampled_table, (self.game.to_json(),)
-
-
-def _resampled_table(text: str) -> _Table:
-    return _Table(Game.from_json(text), replayable=False)
+        return _Table, (self.game, False)  # a resampled world has no moves to replay: pickled whole
 
 
 class TribuneState(pyspiel.State):

@@ -1,4 +1,4 @@
-"""Stage 1: the text of a saved game, checked before ``json.loads`` sees it."""
+"""The text of a saved game, checked before ``json.loads`` sees it: its size, nesting and numbers."""
 
 from __future__ import annotations
 
@@ -19,32 +19,32 @@ def parse(text) -> object:
         try:
             text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
         except (UnicodeDecodeError, LookupError):
-            fail("saved state is not valid JSON: not UTF-8/16/32 text")
+            fail("saved game is not valid JSON: not UTF-8/16/32 text")
     check_text_length(len(text))
     bare = JSON_STRINGS.sub('""', text)
     if bracket_depth(_NOT_BRACKET.sub("", bare)) > MAX_DEPTH:
-        fail(f"saved state nests arrays or objects more than {MAX_DEPTH} deep")
+        fail(f"saved game nests arrays or objects more than {MAX_DEPTH} deep")
     check_number_literals(bare)
     constants = []
     try:
         doc = json.loads(text, object_pairs_hook=_object_without_duplicates, parse_constant=_Constant.noting(constants))
     except json.JSONDecodeError as exc:
-        fail(f"saved state is not valid JSON: {exc.msg} at character {exc.pos}")
+        fail(f"saved game is not valid JSON: {exc.msg} at character {exc.pos}")
     if constants:
-        fail(f"saved state holds {constants[0]} at {path_of(doc, constants[0])}, which is not a JSON number")
+        fail(f"saved game holds {constants[0]} at {path_of(doc, constants[0])}, which is not a JSON number")
     return doc
 
 
 def check_text_length(length: int):
     """Longer than any real save: refuse before spending time or memory on it."""
     if length > MAX_TEXT:
-        fail(f"saved state is {length} characters long, more than the limit of {MAX_TEXT}")
+        fail(f"saved game is {length} characters long, more than the limit of {MAX_TEXT}")
 
 
 def check_number_literals(bare: str):
     """No number literal longer than an int32 needs (a 5,000-digit one makes int() fail)."""
     if _LONG_NUMBER.search(bare):
-        fail(f"saved state holds a number literal of more than {MAX_DIGITS} digits")
+        fail(f"saved game holds a number literal of more than {MAX_DIGITS} digits")
 
 
 def _object_without_duplicates(pairs):
@@ -53,7 +53,7 @@ def _object_without_duplicates(pairs):
     if len(d) != len(pairs):
         seen = set()
         repeated = next(key for key, _ in pairs if key in seen or seen.add(key))
-        fail(f"saved state repeats the key {repeated[:100]!r} in an object")
+        fail(f"saved game repeats the key {repeated[:100]!r} in an object")
     return d
 
 
@@ -92,9 +92,18 @@ def check_plain_data(doc):
     while todo:
         value, depth = todo.pop()
         if depth > MAX_DEPTH:
-            fail(f"saved state nests arrays or objects more than {MAX_DEPTH} deep")
+            fail(f"saved game nests arrays or objects more than {MAX_DEPTH} deep")
         children = value.values() if isinstance(value, dict) else value
         items += len(children)
         if items > MAX_ITEMS:
-            fail(f"saved state holds more than {MAX_ITEMS} values")
+            fail(f"saved game holds more than {MAX_ITEMS} values")
         todo.extend((v, depth + 1) for v in children if isinstance(v, (dict, list, tuple)))
+
+
+def as_text(doc) -> str:
+    """A saved game passed as Python data, written as the JSON it stands for, to be read as a file is."""
+    check_plain_data(doc)
+    try:
+        return json.dumps(doc, allow_nan=False)
+    except (TypeError, ValueError) as exc:  # an object JSON has no form for, NaN, a cycle
+        fail(f"saved game is not plain JSON data: {exc}")
