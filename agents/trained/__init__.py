@@ -6,10 +6,10 @@ heuristic's move, see :mod:`tribune_env.envs.advice`), the best model of the run
 the resume given in that file; play it with ``make_agent(f"model:{SHIPPED}")`` or ``model:PATH`` on the
 command line. ``POLICIES`` are policy files (weights only, :mod:`agents.policy`) by player
 count, each the final policy (``policy.pt``) of the run its config in ``training/configs/`` names; play one
-with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in the README.
+with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs/ladder.md.
 """
 
 from pathlib import Path
 
 SHIPPED = Path(__file__).with_name("advised-2p.zip")
-POLICIES = {n: Path(__file__).with_name(f"selfplay-{n}p.pt") for n in (3, 4)}
+POLICIES = {n: Path(__file__).with_name(f"selfplay-{n}p.pt") for n in (3, 4, 5)}
