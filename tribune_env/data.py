@@ -133,8 +133,7 @@ class VictoryCard:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ConfigError(f"malformed victory card {brief(d)}: {brief(str(exc))}") from None
-        card.validate()
-        return card
+        return card  # validated as it was made (__post_init__)
 
 
 VICTORY_CARDS = {

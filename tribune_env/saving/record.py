@@ -19,11 +19,16 @@ def record(game, agents=(), index: int | None = None) -> dict:
         "format": FORMAT,
         "version": VERSION,
         **({} if index is None else {"game": index}),
-        "config": {**game.config(), "seed": game.seed, "victory_card_drawn": game.victory_card_drawn},
+        "config": saved_config(game),
         "agents": list(agents),
         "actions": actions,
         "outcome": outcome(game) if game.is_over else None,
     }
+
+
+def saved_config(game) -> dict:
+    """A record's config: the game's, with the seed it was dealt from and whether it drew its card."""
+    return {**game.config(), "seed": game.seed, "victory_card_drawn": game.victory_card_drawn}
 
 
 def outcome(game) -> dict:

@@ -14,7 +14,7 @@ from ..engine import Game
 from ..errors import ConfigError, IllegalActionError, brief
 from .fields import check
 from .limits import fail
-from .record import outcome
+from .record import outcome, saved_config
 from .text import as_text, parse
 
 
@@ -58,7 +58,7 @@ def build(config: dict, data: GameData = DEFAULT_DATA, log: bool = True) -> Game
         )
     except ConfigError as exc:
         fail(f"config: {exc}")
-    made = {**game.config(), "seed": game.seed, "victory_card_drawn": game.victory_card_drawn}
+    made = saved_config(game)
     for key, value in made.items():  # a card drawn, or written another way, differs here
         if not same(config[key], value):
             fail(f"config {key} is {shown(config[key])}, but the game it makes has {shown(value)}")
