@@ -46,6 +46,7 @@ from tribune_env.kernel import K, views
 from tribune_env.state import ETERNAL as ETERNAL_COLUMN
 from tribune_env.state import MONEY as MONEY_COLUMN
 from tribune_env.state import Meta, Status
+from tribune_env.task_switch import task_switch
 from tribune_env.tasks import Task
 
 from .base import Agent
@@ -139,37 +140,7 @@ def choose(buf, k, m, deck_counts):
     kind, player, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
     depth = CARDS_TO_COME if kind == Task.PLACE else ROW_ONLY if kind in ROW_ENOUGH else PRICES
     r = read(s, k, deck_counts, player, depth)
-    if kind == Task.SETUP_DISCARD or kind == Task.CESURA_DISCARD:
-        return decide_discard_down(r, legal)
-    if kind == Task.PLACE:
-        return decide_place(r, legal)
-    if kind == Task.ATRIUM_FLIP:
-        return legal[0]  # the cards are face down: which stays hidden is a blind choice
-    if kind == Task.LATRINE_CHOICE:
-        return decide_latrine(r, legal)
-    if kind == Task.CURIA_CHOICE:
-        return decide_curia(r, b)
-    if kind == Task.ATRIUM_BID:
-        return decide_atrium_bid(r, b)
-    if kind == Task.CATACOMBS_CHOICE:
-        return decide_catacombs(r, legal, b)
-    if kind == Task.SACRIFICE:
-        return decide_sacrifice(r, legal)
-    if kind == Task.MARS_PAIR:
-        return decide_mars(r, legal)
-    if kind == Task.TAKEOVER_SET:
-        return decide_takeover(r, b, c)
-    if kind == Task.PENALTY:
-        return decide_penalty(r, legal, b)
-    if kind == Task.TIGELLINUS:
-        return decide_tigellinus(r)
-    if kind == Task.ASSASSIN:
-        return decide_assassin(r, legal)
-    if kind == Task.CHARIOT_BID:
-        return decide_chariot_bid(r, b)
-    if kind == Task.CHARIOT_PLACE:
-        return decide_chariot_place(r)
-    return decide_by_lookahead(r, buf, legal)  # Agrippa, Cato, benefit, temporary favor, legion
+    return decide(r, buf, legal, kind, player, b, c)
 
 
 # ---------------------------------------------------------------- board geometry
@@ -427,7 +398,7 @@ def decide_curia(r, stack):
 
 
 @compiled
-def decide_atrium_bid(r, entered):
+def decide_atrium_bid(r, digits_entered):
     """Bid part of what the three cards are worth, in denarii, and never more than the rival can bid."""
     s, k = r.s, r.k
     cards = np.zeros_like(r.hand)
@@ -439,7 +410,7 @@ def decide_atrium_bid(r, entered):
     rival = second if first == r.me else first
     enough = least_winning_bid(s.res[rival, MONEY_COLUMN], first == r.me)
     amount = max(0, int(BID_SHARE * worth_of(r.prices, cards, r.hand) / r.standing.denarius))
-    return digit_toward(s, k, r.me, entered, min(amount, enough))
+    return digit_toward(s, k, r.me, digits_entered, min(amount, enough))
 
 
 @compiled
@@ -489,10 +460,10 @@ def decide_mars(r, legal):
 
 
 @compiled
-def decide_penalty(r, legal, f):
+def decide_penalty(r, legal, faction):
     """Of the beaten set coming back to hand, lose the cheapest card."""
     back = r.hand.copy()
-    back[f * V : (f + 1) * V] += r.s.challenger
+    back[faction * V : (faction + 1) * V] += r.s.challenger
     return r.k[K.A_DISCARD] + cheapest(r.prices, back, legal - r.k[K.A_DISCARD])[0]
 
 
@@ -532,16 +503,16 @@ def winning_set(r, f, role):
 
 
 @compiled
-def decide_takeover(r, f, role):
+def decide_takeover(r, faction, role):
     """Build the chosen winning set card by card, then commit; decline when none wins."""
     k = r.k
-    found, target = winning_set(r, f, role)
+    found, target = winning_set(r, faction, role)
     if not found:
         return k[K.A_DECLINE]
-    built = r.s.build[f * V : (f + 1) * V]
+    built = r.s.build[faction * V : (faction + 1) * V]
     for v in range(V):
         if target[v] > built[v]:
-            return k[K.A_ADD] + f * V + v
+            return k[K.A_ADD] + faction * V + v
     return k[K.A_COMMIT]
 
 
@@ -583,11 +554,11 @@ def keep_values(r):
 
 
 @compiled
-def decide_chariot_bid(r, entered):
+def decide_chariot_bid(r, digits_entered):
     """Bid what blocking its most valuable faction for a round is worth, in denarii."""
     kept = keep_values(r)
     worth_kept = THREAT * kept.max() if (kept > -math.inf).any() else 0.0
-    return digit_toward(r.s, r.k, r.me, entered, max(0, int(worth_kept / r.standing.denarius)))
+    return digit_toward(r.s, r.k, r.me, digits_entered, max(0, int(worth_kept / r.standing.denarius)))
 
 
 @compiled
@@ -616,6 +587,46 @@ def decide_by_lookahead(r, buf, legal):
         native.step(after, r.k, events, mask, legal[i])
         values[i] = evaluate_state(after, r.k, r.me)
     return legal[argmax(values)]
+
+
+@compiled
+def decide_atrium_flip(legal):
+    """The cards are face down: which one stays hidden is a blind choice."""
+    return legal[0]
+
+
+# The rule of thumb for each kind of decision; the others (Agrippa, Cato, a benefit, the
+# temporary favor, a legion) look one step ahead. The switch is written out from the table
+# (tribune_env/task_switch.py).
+RULES_OF_THUMB = {
+    Task.SETUP_DISCARD: decide_discard_down,
+    Task.CESURA_DISCARD: decide_discard_down,
+    Task.PLACE: decide_place,
+    Task.ATRIUM_FLIP: decide_atrium_flip,
+    Task.LATRINE_CHOICE: decide_latrine,
+    Task.CURIA_CHOICE: decide_curia,
+    Task.ATRIUM_BID: decide_atrium_bid,
+    Task.CATACOMBS_CHOICE: decide_catacombs,
+    Task.SACRIFICE: decide_sacrifice,
+    Task.MARS_PAIR: decide_mars,
+    Task.TAKEOVER_SET: decide_takeover,
+    Task.PENALTY: decide_penalty,
+    Task.TIGELLINUS: decide_tigellinus,
+    Task.ASSASSIN: decide_assassin,
+    Task.CHARIOT_BID: decide_chariot_bid,
+    Task.CHARIOT_PLACE: decide_chariot_place,
+}
+decide = compiled(
+    task_switch(
+        "decide",
+        ("r", "buf", "legal", "kind", "a", "b", "c"),
+        RULES_OF_THUMB,
+        default=decide_by_lookahead,
+        module=__name__,
+        file=__file__,
+    ),
+    inline="always",
+)
 
 
 # ---------------------------------------------------------------- for search

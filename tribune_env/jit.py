@@ -53,6 +53,7 @@ ENGINE_SOURCES = (
     "actions.py",
     "observation.py",
     "tasks.py",
+    "task_switch.py",
     "core/*.py",
 )
 

@@ -18,10 +18,9 @@ import numpy as np
 from .core.visibility import hidden_pairs, sees_slot
 from .data import CATACOMBS, CURIA, FACTIONS, LEADERS, MARS, NUM_VALUES, OBJECTIVES, REGIONS
 from .state import ETERNAL, LAURELS, LEGIONS, MONEY, SCROLL, TILE, TRIBUNE, Meta
-from .tasks import Task, named_args
+from .tasks import BIDS, named_args
 
 HIDDEN = -1  # a card the viewer cannot see
-BIDS = (Task.ATRIUM_BID, Task.CHARIOT_BID)
 
 
 def cards(counts) -> list[int]:

@@ -100,6 +100,17 @@ ARGS = (
 )
 
 
+def kinds_where(position: int, *names: str) -> tuple:
+    """The decision kinds whose argument at `position` (0 a, 1 b, 2 c) is one of `names`; compiled code tests ``kind in`` them."""
+    return tuple(kind for kind in DECISIONS if ARGS[kind][position : position + 1] in [(name,) for name in names])
+
+
+ON_FACTION = kinds_where(1, "faction")  # a take-over set, its penalty, a benefit: about faction b
+ON_SPACE = kinds_where(1, "stack", "space")  # a Curia stack, a Catacombs or Mars space b
+BIDS = kinds_where(1, "digits_entered")  # a sealed bid, b of its digits entered
+WITH_ROLE = kinds_where(2, "role")  # a take-over set, from faction field space c
+
+
 def named_args(kind, a: int, b: int, c: int) -> dict:
     """The arguments of task (kind, a, b, c) by name: {"player": 0, "faction": 3}."""
     return {name: value for name, value in zip(ARGS[Task(kind)], (a, b, c)) if name}

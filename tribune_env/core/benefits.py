@@ -83,8 +83,8 @@ def takeover_benefit_gains(k, f):
 
 
 @compiled
-def takeover_benefit(s, k, ev, p, f):
-    receive(s, k, ev, p, takeover_benefit_gains(k, f))
+def takeover_benefit(s, k, ev, player, faction):
+    receive(s, k, ev, player, takeover_benefit_gains(k, faction))
 
 
 # ------------------------------------------------------------------ faction benefits (Phase 5)
@@ -199,30 +199,30 @@ def phase5(s):
 
 
 @compiled
-def faction_benefit(s, k, ev, f):
+def faction_benefit(s, k, ev, faction):
     """The controller of f receives its benefit, or chooses an option."""
-    p = s.controller[f]
+    p = s.controller[faction]
     if p < 0:
         return
-    if benefit_options(f) == 1:
-        receive(s, k, ev, p, benefit_gains(s, k, p, f, 0))
+    if benefit_options(faction) == 1:
+        receive(s, k, ev, p, benefit_gains(s, k, p, faction, 0))
     else:
-        push(s, Task.BENEFIT_CHOICE, p, f)
+        push(s, Task.BENEFIT_CHOICE, p, faction)
 
 
 CHOICE_OFFSET = np.array([0, 2, -1, 4, -1, 6, 8])  # first option of each faction with a choice
 
 
 @compiled
-def mask_benefit(s, k, m, p, f):
-    first = k[K.A_BENEFIT] + CHOICE_OFFSET[f]
-    for i in range(benefit_options(f)):
-        m[first + i] = benefit_open(s, p, f, i)
+def mask_benefit(s, k, m, player, faction):
+    first = k[K.A_BENEFIT] + CHOICE_OFFSET[faction]
+    for i in range(benefit_options(faction)):
+        m[first + i] = benefit_open(s, player, faction, i)
 
 
 @compiled
-def benefit_choice(s, k, ev, action, p, f):
-    receive(s, k, ev, p, benefit_gains(s, k, p, f, action - k[K.A_BENEFIT] - CHOICE_OFFSET[f]))
+def benefit_choice(s, k, ev, action, player, faction):
+    receive(s, k, ev, player, benefit_gains(s, k, player, faction, action - k[K.A_BENEFIT] - CHOICE_OFFSET[faction]))
 
 
 # ------------------------------------------------------------------ decisions benefits bring
@@ -249,17 +249,17 @@ def assassin(s, k, ev, action):
 
 
 @compiled
-def mask_buy_legion(s, k, m, p):
+def mask_buy_legion(s, k, m, player):
     """A legion for the sum of the player's displayed Legate set."""
-    m[k[K.A_BUY_LEGION]] = s.res[p, MONEY] >= value_sum(s.sets[LEGATES])
+    m[k[K.A_BUY_LEGION]] = s.res[player, MONEY] >= value_sum(s.sets[LEGATES])
     m[k[K.A_DECLINE]] = 1
 
 
 @compiled
-def buy_legion(s, k, action, p):
+def buy_legion(s, k, action, player):
     if action == k[K.A_BUY_LEGION]:
-        s.res[p, MONEY] -= value_sum(s.sets[LEGATES])
-        s.res[p, LEGIONS] += k[K.BOUGHT_LEGIONS]
+        s.res[player, MONEY] -= value_sum(s.sets[LEGATES])
+        s.res[player, LEGIONS] += k[K.BOUGHT_LEGIONS]
 
 
 @compiled
@@ -270,6 +270,6 @@ def mask_temporary_favor(s, k, m):
 
 
 @compiled
-def temporary_favor(s, k, action, p):
+def temporary_favor(s, k, action, player):
     if action == k[K.A_TEMP_FAVOR]:
-        s.meta[Meta.TEMP_FAVOR] = p
+        s.meta[Meta.TEMP_FAVOR] = player

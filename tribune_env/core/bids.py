@@ -48,20 +48,20 @@ def bid_room(s, k, p, entered):
 
 
 @compiled
-def mask_bid(s, k, m, p, entered):
+def mask_bid(s, k, m, player, digits_entered):
     """Every digit p may enter next."""
-    for digit in range(bid_room(s, k, p, entered) + 1):
+    for digit in range(bid_room(s, k, player, digits_entered) + 1):
         m[k[K.A_BID] + digit] = 1
 
 
 @compiled
-def bid(s, k, action, kind, p, entered):
+def bid(s, k, action, kind, player, digits_entered):
     """Add one digit to p's sealed bid; the last digit commits it, unseen by the others."""
-    s.bids[p] += (action - k[K.A_BID]) * bid_place(s, k, p, entered)
-    if entered + 1 < bid_digits(s.res[p, MONEY], k[K.BID_BASE]):
-        push(s, kind, p, entered + 1)
+    s.bids[player] += (action - k[K.A_BID]) * bid_place(s, k, player, digits_entered)
+    if digits_entered + 1 < bid_digits(s.res[player, MONEY], k[K.BID_BASE]):
+        push(s, kind, player, digits_entered + 1)
     else:
-        s.committed[p] = 1
+        s.committed[player] = 1
 
 
 @compiled

@@ -17,35 +17,35 @@ def deal_catacombs(s, k, ev, retry):
 
 
 @compiled
-def catacombs(s, k, i):
-    p = s.space_owner[k[K.SP + CATACOMBS] + i]
+def catacombs(s, k, space):
+    p = s.space_owner[k[K.SP + CATACOMBS] + space]
     if p >= 0 and s.catacombs.sum() > 0:
         s.catacombs_seen[p] = s.catacombs  # it examines the pile; others see nothing
-        push(s, Task.CATACOMBS_CHOICE, p, i)
+        push(s, Task.CATACOMBS_CHOICE, p, space)
 
 
 @compiled
-def mask_catacombs(s, k, m, p, i):
-    if s.res[p, MONEY] >= k[K.CATACOMB_PRICES + i]:
+def mask_catacombs(s, k, m, player, space):
+    if s.res[player, MONEY] >= k[K.CATACOMB_PRICES + space]:
         for c in range(NUM_CARD_TYPES):
             m[k[K.A_TAKE] + c] = s.catacombs[c] > 0
     m[k[K.A_DECLINE]] = 1
 
 
 @compiled
-def catacombs_choice(s, k, ev, action, p, i):
+def catacombs_choice(s, k, ev, action, player, space):
     """Buy one examined card; the price goes to the Colosseum."""
     if action == k[K.A_DECLINE]:
         return
-    price = k[K.CATACOMB_PRICES + i]
+    price = k[K.CATACOMB_PRICES + space]
     code = action - k[K.A_TAKE]
-    s.res[p, MONEY] -= price
+    s.res[player, MONEY] -= price
     s.meta[Meta.COLOSSEUM] += price
     s.catacombs[code] -= 1
-    s.catacombs_seen[p, code] -= 1  # p knows the pile without the card it took
-    s.catacombs_bought[i] = code  # that p bought is public, what only p knows
-    s.hand[p, code] += 1
-    say(k, ev, Ev.CATACOMBS, p, price)
+    s.catacombs_seen[player, code] -= 1  # p knows the pile without the card it took
+    s.catacombs_bought[space] = code  # that p bought is public, what only p knows
+    s.hand[player, code] += 1
+    say(k, ev, Ev.CATACOMBS, player, price)
 
 
 @compiled

@@ -48,15 +48,15 @@ def chariot_resolve(s, k, ev):
 
 
 @compiled
-def mask_chariot(s, k, m, p):
+def mask_chariot(s, k, m, player):
     for f in range(NUM_FACTIONS):
-        m[k[K.A_CHARIOT] + f] = s.controller[f] == p
+        m[k[K.A_CHARIOT] + f] = s.controller[f] == player
     m[k[K.A_DECLINE]] = 1
 
 
 @compiled
-def chariot_place(s, k, ev, action, p):
+def chariot_place(s, k, ev, action, player):
     if action != k[K.A_DECLINE]:
         f = action - k[K.A_CHARIOT]
         s.meta[Meta.CHARIOT] = f
-        say(k, ev, Ev.CHARIOT, p, f)
+        say(k, ev, Ev.CHARIOT, player, f)

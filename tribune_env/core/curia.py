@@ -32,19 +32,19 @@ def curia(s, k, stack):
 
 
 @compiled
-def mask_curia(s, k, m, p):
+def mask_curia(s, k, m, player):
     """Any card of the hand for the stack, or decline."""
-    mask_any_discard(s, k, m, p)
+    mask_any_discard(s, k, m, player)
 
 
 @compiled
-def curia_choice(s, k, ev, action, p, stack):
+def curia_choice(s, k, ev, action, player, stack):
     """Discard one hand card to take the whole stack, or decline and let it be discarded."""
     if action != k[K.A_DECLINE]:
-        discard_from_hand(s, p, action - k[K.A_DISCARD])
-        s.hand[p] += s.curia[stack]
-        s.known[p] += s.curia[stack]  # a face-up stack
-        say(k, ev, Ev.CURIA, p, stack, s.curia[stack].sum())
+        discard_from_hand(s, player, action - k[K.A_DISCARD])
+        s.hand[player] += s.curia[stack]
+        s.known[player] += s.curia[stack]  # a face-up stack
+        say(k, ev, Ev.CURIA, player, stack, s.curia[stack].sum())
     else:
         discard_all(s, s.curia[stack], True)
     s.curia[stack] = 0

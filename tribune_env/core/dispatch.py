@@ -11,7 +11,8 @@ from ..data import NUM_OBJECTIVES
 from ..jit import compiled, entry
 from ..kernel import K, views
 from ..state import Meta, Status
-from ..tasks import Task
+from ..task_switch import task_switch
+from ..tasks import BIDS, Task
 from . import atrium, benefits, catacombs, curia, latrine, leaders, market, mars, pantheon, takeover
 from . import bids as bd
 from . import chariot as ch
@@ -22,162 +23,77 @@ from .common import say, top_task
 from .events import Ev
 from .scoring import check_declarations, meets_victory, objective, scores
 
+# Each task kind's rule, declared once; the switches below are written out from these tables
+# (tribune_env/task_switch.py), each rule given the task's arguments its parameters name.
+AUTOMATIC_RULES = {
+    Task.SETUP_FINISH: ro.setup_finish,
+    Task.ROUND_START: ro.round_start,
+    Task.DEAL: ro.deal,
+    Task.DEAL_CURIA: curia.deal_curia,
+    Task.DEAL_CATACOMBS: catacombs.deal_catacombs,
+    Task.DRAW: ro.draw,
+    Task.PHASE2: pl.phase2,
+    Task.PHASE3: rg.phase3,
+    Task.THERMAE: market.thermae,
+    Task.FORUM: market.forum,
+    Task.LATRINE: latrine.latrine,
+    Task.CURIA: curia.curia,
+    Task.ATRIUM: atrium.atrium,
+    Task.ATRIUM_RESOLVE: atrium.atrium_resolve,
+    Task.CATACOMBS: catacombs.catacombs,
+    Task.CATACOMBS_END: catacombs.catacombs_end,
+    Task.PANTHEON: pantheon.pantheon,
+    Task.PANTHEON_END: pantheon.pantheon_end,
+    Task.MARS: mars.mars,
+    Task.MARS_RESOLVE: mars.mars_resolve,
+    Task.PHASE4: takeover.phase4,
+    Task.TAKEOVER: takeover.takeover,
+    Task.TAKEOVER_BENEFIT: benefits.takeover_benefit,
+    Task.MARKER_LAUREL: takeover.marker_laurel,
+    Task.LEADER: leaders.leader,
+    Task.PHASE5: benefits.phase5,
+    Task.FACTION_BENEFIT: benefits.faction_benefit,
+    Task.PHASE6: ch.phase6,
+    Task.CHARIOT_RESOLVE: ch.chariot_resolve,
+    Task.ROUND_END: ro.round_end,
+    Task.CESURA_SETS: ro.cesura_sets,
+    Task.RETURN_FOLLOWERS: rg.return_followers,
+}
 
-@compiled(inline="always")
-def run_auto(s, k, ev, kind, a, b, c):
-    if kind == Task.ROUND_START:
-        ro.round_start(s, k, ev)
-    elif kind == Task.DEAL:
-        ro.deal(s, k, ev, a, c)
-    elif kind == Task.DEAL_CURIA:
-        curia.deal_curia(s, k, ev, a, c)
-    elif kind == Task.DEAL_CATACOMBS:
-        catacombs.deal_catacombs(s, k, ev, c)
-    elif kind == Task.DRAW:
-        ro.draw(s, k, ev, a, c)
-    elif kind == Task.PHASE2:
-        pl.phase2(s, k, ev)
-    elif kind == Task.PHASE3:
-        rg.phase3(s, k, ev)
-    elif kind == Task.THERMAE:
-        market.thermae(s, k, ev)
-    elif kind == Task.FORUM:
-        market.forum(s, k, ev)
-    elif kind == Task.LATRINE:
-        latrine.latrine(s, k, ev)
-    elif kind == Task.CURIA:
-        curia.curia(s, k, a)
-    elif kind == Task.ATRIUM:
-        atrium.atrium(s, k, ev)
-    elif kind == Task.ATRIUM_RESOLVE:
-        atrium.atrium_resolve(s, k, ev)
-    elif kind == Task.CATACOMBS:
-        catacombs.catacombs(s, k, a)
-    elif kind == Task.CATACOMBS_END:
-        catacombs.catacombs_end(s)
-    elif kind == Task.PANTHEON:
-        pantheon.pantheon(s, k, ev)
-    elif kind == Task.PANTHEON_END:
-        pantheon.pantheon_end(s, k, ev)
-    elif kind == Task.MARS:
-        mars.mars(s, k)
-    elif kind == Task.MARS_RESOLVE:
-        mars.mars_resolve(s, k, ev)
-    elif kind == Task.PHASE4:
-        takeover.phase4(s)
-    elif kind == Task.TAKEOVER:
-        takeover.takeover(s, a)
-    elif kind == Task.TAKEOVER_BENEFIT:
-        benefits.takeover_benefit(s, k, ev, a, b)
-    elif kind == Task.MARKER_LAUREL:
-        takeover.marker_laurel(s, k, ev, a, b)
-    elif kind == Task.LEADER:
-        leaders.leader(s, k, ev, a, b)
-    elif kind == Task.PHASE5:
-        benefits.phase5(s)
-    elif kind == Task.FACTION_BENEFIT:
-        benefits.faction_benefit(s, k, ev, a)
-    elif kind == Task.PHASE6:
-        ch.phase6(s, k)
-    elif kind == Task.CHARIOT_RESOLVE:
-        ch.chariot_resolve(s, k, ev)
-    elif kind == Task.ROUND_END:
-        ro.round_end(s, k, ev)
-    elif kind == Task.CESURA_SETS:
-        ro.cesura_sets(s, k, ev)
-    elif kind == Task.SETUP_FINISH:
-        ro.setup_finish(s, k, ev)
-    elif kind == Task.RETURN_FOLLOWERS:
-        rg.return_followers(s, k, a)
+DECISION_RULES = {  # kind: (what is legal, what an action does)
+    Task.SETUP_DISCARD: (ro.mask_discard_down, ro.apply_discard_down),
+    Task.CESURA_DISCARD: (ro.mask_discard_down, ro.apply_discard_down),
+    Task.PLACE: (pl.mask_place, pl.place),
+    Task.ATRIUM_FLIP: (atrium.mask_atrium_flip, atrium.atrium_flip),
+    Task.LATRINE_CHOICE: (latrine.mask_latrine, latrine.latrine_choice),
+    Task.CURIA_CHOICE: (curia.mask_curia, curia.curia_choice),
+    Task.ATRIUM_BID: (bd.mask_bid, bd.bid),
+    Task.CATACOMBS_CHOICE: (catacombs.mask_catacombs, catacombs.catacombs_choice),
+    Task.SACRIFICE: (pantheon.mask_sacrifice, pantheon.sacrifice),
+    Task.MARS_PAIR: (mars.mask_mars, mars.mars_pair),
+    Task.TAKEOVER_SET: (takeover.mask_takeover, takeover.takeover_set),
+    Task.PENALTY: (takeover.mask_penalty, takeover.penalty),
+    Task.TIGELLINUS: (leaders.mask_tigellinus, leaders.tigellinus_trade),
+    Task.ASSASSIN: (benefits.mask_assassin, benefits.assassin),
+    Task.AGRIPPA: (leaders.mask_agrippa, leaders.agrippa_choice),
+    Task.CATO: (leaders.mask_cato, leaders.cato_marker),
+    Task.BENEFIT_CHOICE: (benefits.mask_benefit, benefits.benefit_choice),
+    Task.TEMP_FAVOR: (benefits.mask_temporary_favor, benefits.temporary_favor),
+    Task.BUY_LEGION: (benefits.mask_buy_legion, benefits.buy_legion),
+    Task.CHARIOT_BID: (bd.mask_bid, bd.bid),
+    Task.CHARIOT_PLACE: (ch.mask_chariot, ch.chariot_place),
+}
 
 
-@compiled(inline="always")
-def fill_mask(s, k, m, kind, p, b, c):
-    """Write the legal actions of decision (kind, p, b, c) into the zeroed mask m."""
-    if kind == Task.PLACE:
-        pl.mask_place(s, k, m, p)
-    elif kind == Task.SETUP_DISCARD:
-        ro.mask_discard_down(s, k, m, p, k[K.SETUP_KEEP])
-    elif kind == Task.CESURA_DISCARD:
-        ro.mask_discard_down(s, k, m, p, k[K.CESURA_HAND_LIMIT])
-    elif kind == Task.ATRIUM_FLIP:
-        atrium.mask_atrium_flip(s, k, m)
-    elif kind == Task.LATRINE_CHOICE:
-        latrine.mask_latrine(s, k, m, p)
-    elif kind == Task.CURIA_CHOICE:
-        curia.mask_curia(s, k, m, p)
-    elif kind == Task.TIGELLINUS:
-        leaders.mask_tigellinus(s, k, m, p)
-    elif kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
-        bd.mask_bid(s, k, m, p, b)
-    elif kind == Task.CATACOMBS_CHOICE:
-        catacombs.mask_catacombs(s, k, m, p, b)
-    elif kind == Task.SACRIFICE:
-        pantheon.mask_sacrifice(s, k, m, p)
-    elif kind == Task.MARS_PAIR:
-        mars.mask_mars(s, k, m, p)
-    elif kind == Task.TAKEOVER_SET:
-        takeover.mask_takeover(s, k, m, p, b, c)
-    elif kind == Task.PENALTY:
-        takeover.mask_penalty(s, k, m, b)
-    elif kind == Task.ASSASSIN:
-        benefits.mask_assassin(s, k, m)
-    elif kind == Task.AGRIPPA:
-        leaders.mask_agrippa(s, k, m, p)
-    elif kind == Task.CATO:
-        leaders.mask_cato(s, k, m, p)
-    elif kind == Task.BENEFIT_CHOICE:
-        benefits.mask_benefit(s, k, m, p, b)
-    elif kind == Task.TEMP_FAVOR:
-        benefits.mask_temporary_favor(s, k, m)
-    elif kind == Task.BUY_LEGION:
-        benefits.mask_buy_legion(s, k, m, p)
-    elif kind == Task.CHARIOT_PLACE:
-        ch.mask_chariot(s, k, m, p)
+def _switch(name, parameters, table):
+    return compiled(task_switch(name, parameters, table, module=__name__, file=__file__), inline="always")
 
 
-@compiled(inline="always")
-def apply(s, k, ev, action, kind, p, b, c):
-    if kind == Task.PLACE:
-        pl.place(s, k, ev, action, p)
-    elif kind == Task.SETUP_DISCARD:
-        ro.apply_discard_down(s, k, ev, action, kind, p, False)  # face down: nobody learns them
-    elif kind == Task.CESURA_DISCARD:
-        ro.apply_discard_down(s, k, ev, action, kind, p, True)
-    elif kind == Task.ATRIUM_FLIP:
-        atrium.atrium_flip(s, k, action)
-    elif kind == Task.LATRINE_CHOICE:
-        latrine.latrine_choice(s, k, action, p)
-    elif kind == Task.CURIA_CHOICE:
-        curia.curia_choice(s, k, ev, action, p, b)
-    elif kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
-        bd.bid(s, k, action, kind, p, b)
-    elif kind == Task.CATACOMBS_CHOICE:
-        catacombs.catacombs_choice(s, k, ev, action, p, b)
-    elif kind == Task.SACRIFICE:
-        pantheon.sacrifice(s, k, action, p)
-    elif kind == Task.MARS_PAIR:
-        mars.mars_pair(s, k, action, p, b)
-    elif kind == Task.TAKEOVER_SET:
-        takeover.takeover_set(s, k, ev, action, p, b, c)
-    elif kind == Task.PENALTY:
-        takeover.penalty(s, k, action, p, b)
-    elif kind == Task.TIGELLINUS:
-        leaders.tigellinus_trade(s, k, ev, action, p)
-    elif kind == Task.ASSASSIN:
-        benefits.assassin(s, k, ev, action)
-    elif kind == Task.AGRIPPA:
-        leaders.agrippa_choice(s, k, ev, action, p)
-    elif kind == Task.CATO:
-        leaders.cato_marker(s, k, ev, action, p)
-    elif kind == Task.BENEFIT_CHOICE:
-        benefits.benefit_choice(s, k, ev, action, p, b)
-    elif kind == Task.TEMP_FAVOR:
-        benefits.temporary_favor(s, k, action, p)
-    elif kind == Task.BUY_LEGION:
-        benefits.buy_legion(s, k, action, p)
-    elif kind == Task.CHARIOT_PLACE:
-        ch.chariot_place(s, k, ev, action, p)
+run_auto = _switch("run_auto", ("s", "k", "ev", "kind", "a", "b", "c"), AUTOMATIC_RULES)
+fill_mask = _switch("fill_mask", ("s", "k", "m", "kind", "a", "b", "c"), {t: d[0] for t, d in DECISION_RULES.items()})
+apply = _switch(
+    "apply", ("s", "k", "ev", "action", "kind", "a", "b", "c"), {t: d[1] for t, d in DECISION_RULES.items()}
+)
 
 
 @compiled(inline="always")
@@ -189,22 +105,22 @@ def mask_of_top(s, k, m):
     top = top_task(s)
     fill_mask(s, k, m, s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3])
     count, last = 0, -1
-    for a in range(len(m)):
-        if m[a]:
+    for action in range(len(m)):
+        if m[action]:
             count += 1
-            last = a
+            last = action
     return count, last
 
 
 @compiled
-def forced_in_public(s, k, kind, p, b, only):
-    """Whether every player can see that decision (kind, p, b) has `only` as its one legal action.
+def forced_in_public(s, k, kind, player, b, only):
+    """Whether every player can see that decision (kind, player, b) has `only` as its one legal action.
 
     Only such a decision is played automatically (clarifications, "Forced decisions and
-    secrecy"). One that is forced by what p alone knows (its hand, the digits of its own
-    bid) is still put to p, so that, as at the table, nobody can tell "cannot" from "will not".
+    secrecy"). One that is forced by what the player alone knows (its hand, the digits of its own
+    bid) is still put to the player, so that, as at the table, nobody can tell "cannot" from "will not".
     """
-    hand = s.hand[p].sum()
+    hand = s.hand[player].sum()
     if kind == Task.SETUP_DISCARD or kind == Task.CESURA_DISCARD:
         return only == k[K.A_COMMIT]  # how many cards were picked is public, which ones not
     if kind == Task.SACRIFICE:
@@ -213,8 +129,8 @@ def forced_in_public(s, k, kind, p, b, only):
         return hand < 2  # no pair without two cards
     if kind == Task.TAKEOVER_SET:
         return hand < k[K.MIN_SET]
-    if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
-        return b == 0  # the first digit's range follows from p's denarii alone
+    if kind in BIDS:
+        return b == 0  # the first digit's range follows from the player's denarii alone
     return True
 
 
@@ -239,18 +155,18 @@ def step(buf, k, ev, m, action):
     s = views(buf, k)
     while s.meta[Meta.STATUS] == Status.RUNNING:
         top = top_task(s)
-        kind, p, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
+        kind, a, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
         if action == RUN and kind >= Task.SETUP_DISCARD:
             count, last = mask_of_top(s, k, m)
-            if count != 1 or not k[K.AUTO_FORCED] or not forced_in_public(s, k, kind, p, b, last):
+            if count != 1 or not k[K.AUTO_FORCED] or not forced_in_public(s, k, kind, a, b, last):
                 return
             action = last
         s.meta[Meta.N_TASKS] = top
         if action == RUN:
-            run_auto(s, k, ev, kind, p, b, c)
+            run_auto(s, k, ev, kind, a, b, c)
         else:
-            say(k, ev, Ev.ACTION, p, action)
-            apply(s, k, ev, action, kind, p, b, c)
+            say(k, ev, Ev.ACTION, a, action)
+            apply(s, k, ev, action, kind, a, b, c)
             action = RUN
         check_declarations(s, k, ev)
     m[:] = 0

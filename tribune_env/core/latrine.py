@@ -25,19 +25,19 @@ def latrine(s, k, ev):
 
 
 @compiled
-def mask_latrine(s, k, m, p):
+def mask_latrine(s, k, m, player):
     m[k[K.A_LATRINE]] = 1
-    m[k[K.A_LATRINE] + 1] = s.res[p, MONEY] >= s.slot_card[k[K.SL + LATRINE]] % NUM_VALUES
+    m[k[K.A_LATRINE] + 1] = s.res[player, MONEY] >= s.slot_card[k[K.SL + LATRINE]] % NUM_VALUES
 
 
 @compiled
-def latrine_choice(s, k, action, p):
+def latrine_choice(s, k, action, player):
     """Take the value in denarii and discard the card, or pay the value and keep it."""
     slot = k[K.SL + LATRINE]
     value = s.slot_card[slot] % NUM_VALUES
     if action == k[K.A_LATRINE]:
-        s.res[p, MONEY] += value
+        s.res[player, MONEY] += value
         discard_slot(s, slot)
     else:
-        s.res[p, MONEY] -= value
-        take_slot(s, slot, p)
+        s.res[player, MONEY] -= value
+        take_slot(s, slot, player)

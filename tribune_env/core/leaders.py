@@ -82,9 +82,9 @@ def leader_gains(s, k, p, f):
 
 
 @compiled
-def leader(s, k, ev, p, f):
-    say(k, ev, Ev.LEADER, p, f)
-    receive(s, k, ev, p, leader_gains(s, k, p, f))
+def leader(s, k, ev, player, faction):
+    say(k, ev, Ev.LEADER, player, faction)
+    receive(s, k, ev, player, leader_gains(s, k, player, faction))
 
 
 # ------------------------------------------------------------------ Gaius Tigellinus' trade
@@ -95,16 +95,16 @@ def tigellinus_reward(k):
 
 
 @compiled
-def mask_tigellinus(s, k, m, p):
+def mask_tigellinus(s, k, m, player):
     """Any card of the hand, or decline."""
-    mask_any_discard(s, k, m, p)
+    mask_any_discard(s, k, m, player)
 
 
 @compiled
-def tigellinus_trade(s, k, ev, action, p):
+def tigellinus_trade(s, k, ev, action, player):
     if action != k[K.A_DECLINE]:
-        discard_from_hand(s, p, action - k[K.A_DISCARD])
-        receive(s, k, ev, p, tigellinus_reward(k))
+        discard_from_hand(s, player, action - k[K.A_DISCARD])
+        receive(s, k, ev, player, tigellinus_reward(k))
 
 
 # ------------------------------------------------------------------ Agrippa's choice
@@ -121,24 +121,24 @@ def agrippa_option(k, i):
 
 
 @compiled
-def mask_agrippa(s, k, m, p):
+def mask_agrippa(s, k, m, player):
     for i in range(2):
-        m[k[K.A_AGRIPPA] + i] = agrippa_open(s, p, i)
+        m[k[K.A_AGRIPPA] + i] = agrippa_open(s, player, i)
 
 
 @compiled
-def agrippa_choice(s, k, ev, action, p):
-    receive(s, k, ev, p, agrippa_option(k, action - k[K.A_AGRIPPA]))
+def agrippa_choice(s, k, ev, action, player):
+    receive(s, k, ev, player, agrippa_option(k, action - k[K.A_AGRIPPA]))
 
 
 # ------------------------------------------------------------------ Cato the Elder's marker
 @compiled
-def mask_cato(s, k, m, p):
+def mask_cato(s, k, m, player):
     """Any faction marker the player does not hold."""
     for f in range(NUM_FACTIONS):
-        m[k[K.A_MARKER] + f] = s.markers[p, f] == 0
+        m[k[K.A_MARKER] + f] = s.markers[player, f] == 0
 
 
 @compiled
-def cato_marker(s, k, ev, action, p):
-    gain_marker(s, k, ev, p, action - k[K.A_MARKER])
+def cato_marker(s, k, ev, action, player):
+    gain_marker(s, k, ev, player, action - k[K.A_MARKER])

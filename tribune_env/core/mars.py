@@ -20,7 +20,7 @@ def mars(s, k):
 
 
 @compiled
-def mask_mars(s, k, m, p):
+def mask_mars(s, k, m, player):
     """A pair of one faction, built card by card; commit with two cards; decline any time."""
     chosen = s.build.sum()
     add = k[K.A_ADD]
@@ -32,28 +32,28 @@ def mask_mars(s, k, m, p):
             first += 1
         f0 = first - first % NUM_VALUES
         for c in range(f0, f0 + NUM_VALUES):
-            m[add + c] = s.hand[p, c] > s.build[c]
+            m[add + c] = s.hand[player, c] > s.build[c]
     else:
         for f in range(NUM_CARD_TYPES // NUM_VALUES):
             f0 = f * NUM_VALUES
-            if s.hand[p, f0 : f0 + NUM_VALUES].sum() >= 2:
+            if s.hand[player, f0 : f0 + NUM_VALUES].sum() >= 2:
                 for c in range(f0, f0 + NUM_VALUES):
-                    m[add + c] = s.hand[p, c] > 0
+                    m[add + c] = s.hand[player, c] > 0
     m[k[K.A_DECLINE]] = 1
 
 
 @compiled
-def mars_pair(s, k, action, p, i):
+def mars_pair(s, k, action, player, space):
     if action == k[K.A_COMMIT]:
-        s.hand[p] -= s.build  # laid face down until every pair is in
-        unseen_leaving(s, p, 2)
-        s.mars_pairs[i] = s.build
+        s.hand[player] -= s.build  # laid face down until every pair is in
+        unseen_leaving(s, player, 2)
+        s.mars_pairs[space] = s.build
         s.build[:] = 0
     elif action == k[K.A_DECLINE]:
         s.build[:] = 0
     else:
         s.build[action - k[K.A_ADD]] += 1
-        push(s, Task.MARS_PAIR, p, i)
+        push(s, Task.MARS_PAIR, player, space)
 
 
 @compiled

@@ -9,7 +9,7 @@ from ..jit import compiled, entry
 from ..kernel import K, views
 from ..observation import SLOT_FEATURES, Seg
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta, Status
-from ..tasks import Task
+from ..tasks import BIDS, ON_FACTION, ON_SPACE, WITH_ROLE, Task
 from .bids import bid_position
 from .common import top_task
 from .scoring import objective
@@ -81,7 +81,7 @@ def observe(buf, k, seg, template, observer, out):
     if actor == observer:
         for card in range(NUM_CARD_TYPES):
             out[seg[Seg.build] + card] = s.build[card]
-    if kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID:
+    if kind in BIDS:
         out[seg[Seg.own_bid]] = s.bids[observer]  # entered so far, or committed
     for i in range(s.mars_pairs.shape[0]):
         if sees_pair(k, s.space_owner, observer, i):
@@ -114,16 +114,16 @@ def observe(buf, k, seg, template, observer, out):
     if kind:
         out[seg[Seg.decision] + kind - Task.SETUP_DISCARD] = 1
         one_hot(out, seg[Seg.actor], n, observer, actor)
-        if kind == Task.TAKEOVER_SET or kind == Task.PENALTY or kind == Task.BENEFIT_CHOICE:
+        if kind in ON_FACTION:
             out[seg[Seg.context_faction] + b] = 1
         elif kind == Task.SACRIFICE:
             out[seg[Seg.context_faction] + s.slot_card[pantheon] // NUM_VALUES] = 1
-        if kind == Task.CURIA_CHOICE or kind == Task.CATACOMBS_CHOICE or kind == Task.MARS_PAIR:
+        if kind in ON_SPACE:
             out[seg[Seg.context_index] + b] = 1
-        elif (kind == Task.ATRIUM_BID or kind == Task.CHARIOT_BID) and actor == observer:
+        elif kind in BIDS and actor == observer:
             position = bid_position(s, k, observer, b)
             if position > 0:  # the units, the only digit below the base, stay unmarked
                 size = seg[Seg.context_role] - seg[Seg.context_index]
                 out[seg[Seg.context_index] + min(position, size) - 1] = 1
-        if kind == Task.TAKEOVER_SET:
+        if kind in WITH_ROLE:
             out[seg[Seg.context_role] + (c == 1)] = 1

@@ -27,19 +27,19 @@ def pantheon(s, k, ev):
 
 
 @compiled
-def mask_sacrifice(s, k, m, p):
+def mask_sacrifice(s, k, m, player):
     f = s.slot_card[k[K.SL + PANTHEON]] // NUM_VALUES
     for v in range(NUM_VALUES):
-        m[k[K.A_DISCARD] + f * NUM_VALUES + v] = s.hand[p, f * NUM_VALUES + v] > 0
+        m[k[K.A_DISCARD] + f * NUM_VALUES + v] = s.hand[player, f * NUM_VALUES + v] > 0
     m[k[K.A_DECLINE]] = 1
 
 
 @compiled
-def sacrifice(s, k, action, p):
+def sacrifice(s, k, action, player):
     """Discard a card of the revealed faction; the favor comes once all have chosen."""
     if action != k[K.A_DECLINE]:
-        discard_from_hand(s, p, action - k[K.A_DISCARD])
-        s.committed[p] = 1
+        discard_from_hand(s, player, action - k[K.A_DISCARD])
+        s.committed[player] = 1
 
 
 @compiled

@@ -45,7 +45,7 @@ def pooled_space(s, k, region, p):
 
 
 @compiled
-def mask_place(s, k, m, p):
+def mask_place(s, k, m, player):
     place = k[K.A_PLACE]
     for i in range(k[K.A_FIELD] - place):
         space = k[K.PLACE_SPACE + i]
@@ -53,42 +53,44 @@ def mask_place(s, k, m, p):
             m[place + i] = s.space_owner[space] < 0
         else:
             region = k[K.PLACE_REGION + i]
-            if region != PANTHEON or s.markers[p, VESTALS]:
-                m[place + i] = pooled_space(s, k, region, p) >= 0
+            if region != PANTHEON or s.markers[player, VESTALS]:
+                m[place + i] = pooled_space(s, k, region, player) >= 0
     chariot = s.meta[Meta.CHARIOT]
     for f in range(NUM_FACTIONS):
         first, second = s.field_owner[f, 0], s.field_owner[f, 1]
-        m[k[K.A_FIELD] + f] = (first < 0 or (second < 0 and first != p)) and s.controller[f] != p and f != chariot
+        m[k[K.A_FIELD] + f] = (
+            (first < 0 or (second < 0 and first != player)) and s.controller[f] != player and f != chariot
+        )
     m[k[K.A_COIN_BOWL]] = 1
 
 
 @compiled
-def place(s, k, ev, action, p):
+def place(s, k, ev, action, player):
     atrium_flip = False
     if action == k[K.A_COIN_BOWL]:
         first = s.meta[Meta.COIN_BOWL_USED] == 0
         s.meta[Meta.COIN_BOWL_USED] += 1
-        s.coin_bowl[p] += 1
-        s.res[p, MONEY] += k[K.COIN_BOWL_FIRST] if first else k[K.COIN_BOWL_LATER]
+        s.coin_bowl[player] += 1
+        s.res[player, MONEY] += k[K.COIN_BOWL_FIRST] if first else k[K.COIN_BOWL_LATER]
     elif action >= k[K.A_FIELD]:
         f = action - k[K.A_FIELD]
-        s.field_owner[f, 0 if s.field_owner[f, 0] < 0 else 1] = p
+        s.field_owner[f, 0 if s.field_owner[f, 0] < 0 else 1] = player
     else:
         i = action - k[K.A_PLACE]
         space = k[K.PLACE_SPACE + i]
         region = k[K.PLACE_REGION + i]
         if space < 0:
-            space = pooled_space(s, k, region, p)
-        s.space_owner[space] = p
+            space = pooled_space(s, k, region, player)
+        s.space_owner[space] = player
         if region == PANTHEON:
-            s.pantheon_seen[p] = 1  # a private look at the face-down card
+            s.pantheon_seen[player] = 1  # a private look at the face-down card
         elif region == ATRIUM:
             atrium_flip = atrium_placed(s, k, space)
-    s.followers[p] -= 1
+    s.followers[player] -= 1
     n = k[K.N]
     placed = False
     for i in range(1, n + 1):
-        q = (p + i) % n
+        q = (player + i) % n
         if s.followers[q] > 0:
             push(s, Task.PLACE, q)
             placed = True
@@ -96,4 +98,4 @@ def place(s, k, ev, action, p):
     if not placed:
         push(s, Task.PHASE3)
     if atrium_flip:
-        push(s, Task.ATRIUM_FLIP, p)  # pushed last: it runs before the next follower is placed
+        push(s, Task.ATRIUM_FLIP, player)  # pushed last: it runs before the next follower is placed

@@ -13,31 +13,34 @@ from .scoring import finish
 
 
 @compiled
-def mask_discard_down(s, k, m, p, keep):
-    """Cards still to pick for a discard down to `keep` cards, then commit."""
-    if s.hand[p].sum() - s.build.sum() > keep:
+def mask_discard_down(s, k, m, kind, player):
+    """Cards still to pick for a discard down to the setup's or the cesura's limit, then commit."""
+    keep = k[K.SETUP_KEEP] if kind == Task.SETUP_DISCARD else k[K.CESURA_HAND_LIMIT]
+    if s.hand[player].sum() - s.build.sum() > keep:
         d = k[K.A_DISCARD]
         for c in range(NUM_CARD_TYPES):
-            m[d + c] = s.hand[p, c] > s.build[c]
+            m[d + c] = s.hand[player, c] > s.build[c]
     else:
         m[k[K.A_COMMIT]] = 1
 
 
 @compiled
-def apply_discard_down(s, k, ev, action, kind, p, public):
+def apply_discard_down(s, k, ev, action, kind, player):
+    """Pick a card, or commit: the setup's discard is face down (nobody learns the cards), the cesura's face up."""
+    public = kind == Task.CESURA_DISCARD
     if action == k[K.A_COMMIT]:
-        s.hand[p] -= s.build
+        s.hand[player] -= s.build
         discard_all(s, s.build, public)
         if public:
             for c in range(NUM_CARD_TYPES):
-                seen_leaving(s, p, c, s.build[c])
+                seen_leaving(s, player, c, s.build[c])
         else:
-            unseen_leaving(s, p, s.build.sum())
-        say(k, ev, Ev.DISCARDS, p, s.build.sum())
+            unseen_leaving(s, player, s.build.sum())
+        say(k, ev, Ev.DISCARDS, player, s.build.sum())
         s.build[:] = 0
     else:
         s.build[action - k[K.A_DISCARD]] += 1
-        push(s, kind, p)
+        push(s, kind, player)
 
 
 @compiled
@@ -87,11 +90,11 @@ def deal(s, k, ev, slot, retry):
 
 
 @compiled
-def draw(s, k, ev, p, retry):
-    card = draw_card(s, k, ev, Task.DRAW, p, 0, retry)
+def draw(s, k, ev, player, retry):
+    card = draw_card(s, k, ev, Task.DRAW, player, 0, retry)
     if card >= 0:
-        s.hand[p, card] += 1
-        say(k, ev, Ev.DRAW, p)
+        s.hand[player, card] += 1
+        say(k, ev, Ev.DRAW, player)
 
 
 @compiled

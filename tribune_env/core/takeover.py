@@ -24,14 +24,14 @@ def phase4(s):
 
 
 @compiled
-def takeover(s, f):
+def takeover(s, faction):
     """Space "2" plays first; "1" may then beat both the controller and "2" (rulebook)."""
-    first, second = s.field_owner[f, 0], s.field_owner[f, 1]
+    first, second = s.field_owner[faction, 0], s.field_owner[faction, 1]
     if first < 0:
         return
-    push(s, Task.TAKEOVER_SET, first, f, 1)
+    push(s, Task.TAKEOVER_SET, first, faction, 1)
     if second >= 0:
-        push(s, Task.TAKEOVER_SET, second, f, 2)
+        push(s, Task.TAKEOVER_SET, second, faction, 2)
 
 
 @compiled
@@ -66,12 +66,12 @@ def takes_over(k, count, total, rival):
 
 
 @compiled
-def mask_takeover(s, k, m, p, f, role):
+def mask_takeover(s, k, m, player, faction, role):
     """Add cards of the faction while a winning set can still be made; commit a winning set."""
-    f0 = f * V
-    hand = s.hand[p, f0 : f0 + V]
+    f0 = faction * V
+    hand = s.hand[player, f0 : f0 + V]
     build = s.build[f0 : f0 + V]
-    rival = rivals(s, f, role)
+    rival = rivals(s, faction, role)
     if takes_over(k, hand.sum(), value_sum(hand), rival):
         for v in range(V):
             m[k[K.A_ADD] + f0 + v] = hand[v] > build[v]
@@ -80,29 +80,29 @@ def mask_takeover(s, k, m, p, f, role):
 
 
 @compiled
-def takeover_set(s, k, ev, action, p, f, role):
-    f0 = f * V
+def takeover_set(s, k, ev, action, player, faction, role):
+    f0 = faction * V
     if action != k[K.A_COMMIT] and action != k[K.A_DECLINE]:
         s.build[action - k[K.A_ADD]] += 1
-        push(s, Task.TAKEOVER_SET, p, f, role)
+        push(s, Task.TAKEOVER_SET, player, faction, role)
         return
     played = s.build[f0 : f0 + V].copy()
     s.build[:] = 0
     challenger = s.meta[Meta.CHALLENGER]
     if action == k[K.A_COMMIT]:
-        s.hand[p, f0 : f0 + V] -= played
+        s.hand[player, f0 : f0 + V] -= played
         for v in range(V):
-            seen_leaving(s, p, f0 + v, played[v])
+            seen_leaving(s, player, f0 + v, played[v])
         if role == 2:
             s.challenger[:] = played
-            s.meta[Meta.CHALLENGER] = p
-            say(k, ev, Ev.CHALLENGE, p, f, played.sum(), value_sum(played))
+            s.meta[Meta.CHALLENGER] = player
+            say(k, ev, Ev.CHALLENGE, player, faction, played.sum(), value_sum(played))
             return
-        take_over(s, k, ev, f, p, played)
+        take_over(s, k, ev, faction, player, played)
         if challenger >= 0:
-            push(s, Task.PENALTY, challenger, f)  # before the new controller's benefits
+            push(s, Task.PENALTY, challenger, faction)  # before the new controller's benefits
     elif role == 1 and challenger >= 0:
-        take_over(s, k, ev, f, challenger, s.challenger.copy())
+        take_over(s, k, ev, faction, challenger, s.challenger.copy())
         s.challenger[:] = 0
         s.meta[Meta.CHALLENGER] = -1
 
@@ -125,27 +125,27 @@ def take_over(s, k, ev, f, p, played):
 
 
 @compiled
-def mask_penalty(s, k, m, f):
+def mask_penalty(s, k, m, faction):
     for v in range(V):
-        m[k[K.A_DISCARD] + f * V + v] = s.challenger[v] > 0
+        m[k[K.A_DISCARD] + faction * V + v] = s.challenger[v] > 0
 
 
 @compiled
-def penalty(s, k, action, p, f):
+def penalty(s, k, action, player, faction):
     """The beaten "2" player takes its set back, less one card of its choice."""
     code = action - k[K.A_DISCARD]
     s.challenger[code % V] -= 1
     discard(s, code, True)
-    s.hand[p, f * V : (f + 1) * V] += s.challenger
-    s.known[p, f * V : (f + 1) * V] += s.challenger  # the set was on the table
+    s.hand[player, faction * V : (faction + 1) * V] += s.challenger
+    s.known[player, faction * V : (faction + 1) * V] += s.challenger  # the set was on the table
     s.challenger[:] = 0
     s.meta[Meta.CHALLENGER] = -1
 
 
 @compiled
-def marker_laurel(s, k, ev, p, f):
-    gain_marker(s, k, ev, p, f)
-    if s.first_laurel[f]:
-        s.first_laurel[f] = 0
-        s.res[p, LAURELS] += k[K.FIRST_CONTROL_LAURELS]
-        say(k, ev, Ev.FIRST_LAUREL, p, f)
+def marker_laurel(s, k, ev, player, faction):
+    gain_marker(s, k, ev, player, faction)
+    if s.first_laurel[faction]:
+        s.first_laurel[faction] = 0
+        s.res[player, LAURELS] += k[K.FIRST_CONTROL_LAURELS]
+        say(k, ev, Ev.FIRST_LAUREL, player, faction)
