@@ -12,6 +12,7 @@ import subprocess
 import threading
 import time
 
+import numpy as np
 import pytest
 import ray
 from click.testing import CliRunner
@@ -158,8 +159,8 @@ def test_the_scaling_guide_example_runs(local_ray, capsys):
 
 
 def test_the_rllib_backend_refuses_what_it_does_not_do(tmp_path):
-    with pytest.raises(configs.ConfigError, match="imitation"):
-        tiny(imitation_games=10)
+    with pytest.raises(configs.ConfigError, match="rllib backend has no advisor"):
+        tiny(advisor="heuristic")
     with pytest.raises(configs.ConfigError, match="backend"):
         tiny(backend="tensorflow")
     result = CliRunner().invoke(main, ["train", "--ray-address", "auto", "--out", str(tmp_path / "x")])
@@ -243,3 +244,31 @@ def test_a_tournament_and_a_training_run_use_both_nodes(two_nodes, tmp_path):
     run._log = log_and_place
     assert run.run()["steps"] >= 600
     assert set(placed) == nodes
+
+
+def test_the_rllib_warm_start_reaches_the_learner_and_every_env_runner(local_ray, tmp_path, monkeypatch):
+    """After imitation, ``main`` learns from the imitated weights on the learner and samples
+    with its imitated policy on every env runner (which computes no values: the learner does)."""
+    fitted = []
+    outputs = trainer.module_outputs
+    monkeypatch.setattr(trainer, "module_outputs", lambda module: fitted.append(module) or outputs(module))
+    run = trainer.RLlibTrainer(tiny(imitation_games=2, imitation_epochs=1), tmp_path / "run", progress=False)
+    run.algorithm = run.algorithm_config().build_algo()
+    try:
+        run._warm_start()
+        imitated = {name: tensor.detach().clone() for name, tensor in fitted[0].state_dict().items()}
+        learner = run.algorithm.learner_group.get_state()["learner"]["rl_module"][trainer.MAIN]
+        runners = run.algorithm.env_runner_group.foreach_env_runner(
+            lambda runner: runner.module[trainer.MAIN].get_state(), local_env_runner=False
+        )
+    finally:
+        run.algorithm.stop()
+    assert set(learner) == set(imitated)
+    assert all(np.array_equal(np.asarray(learner[name]), imitated[name].numpy()) for name in imitated)
+    acting = [
+        name for name in imitated if name.startswith(("encoder.actor_encoder", "pi."))
+    ]  # what a runner samples with
+    assert runners and acting
+    for state in runners:
+        assert all(np.array_equal(np.asarray(state[name]), imitated[name].numpy()) for name in acting)
+    assert len((tmp_path / "run" / "imitation.csv").read_text().splitlines()) == 2

@@ -303,3 +303,17 @@ def _view(game, seat):
     from tribune_env import PlayerView
 
     return PlayerView(game, seat)
+
+
+def test_an_rllib_module_imitates_the_heuristic_as_a_maskableppo_policy_does():
+    """The RLlib backend's warm start: the same demonstrations and loss, through the module's masked logits and values."""
+    from training.learning.imitation import demonstrations, imitate
+    from training.rllib.trainer import module_outputs
+
+    torch.manual_seed(0)
+    data = demonstrations(12, players=2, reward="win", seed=1)
+    module = build_module([64])
+    history = imitate(module, module_outputs(module), data, epochs=8, batch_size=64, learning_rate=3e-3, seed=0)
+    chance = float(np.mean(1.0 / data.masks.sum(axis=1)))
+    assert history[-1]["accuracy"] > 1.5 * chance
+    assert history[-1]["value_loss"] < history[0]["value_loss"]

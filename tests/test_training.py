@@ -13,7 +13,7 @@ pytest.importorskip("sb3_contrib")
 from agents import make_agent  # noqa: E402
 from training.cli import main  # noqa: E402
 from training.learning import config as configs  # noqa: E402
-from training.learning.imitation import demonstrations, imitate  # noqa: E402
+from training.learning.imitation import demonstrations, imitate, sb3_outputs  # noqa: E402
 from tribune_env import ConfigError, Game, PlayerView  # noqa: E402
 from tribune_env.envs import OpponentPool, VectorEnv  # noqa: E402
 from tribune_env.player import random_legal  # noqa: E402
@@ -470,7 +470,9 @@ def test_imitation_fits_the_heuristic_choices():
     model = MaskablePPO(
         "MlpPolicy", VectorEnv(num_envs=1, num_players=2, seed=0), seed=0, policy_kwargs={"net_arch": [64]}
     )
-    history = imitate(model.policy, data, epochs=8, batch_size=64, learning_rate=3e-3, seed=0)
+    history = imitate(
+        model.policy, sb3_outputs(model.policy), data, epochs=8, batch_size=64, learning_rate=3e-3, seed=0
+    )
     chance = float(np.mean(1.0 / data.masks.sum(axis=1)))
     assert history[-1]["accuracy"] > 1.5 * chance
 

@@ -115,11 +115,8 @@ class TrainConfig:
             raise ConfigError(f"bad training config: reward must be one of {SCHEMES}")
         if self.backend not in BACKENDS:
             raise ConfigError(f"bad training config: backend must be one of {BACKENDS}, got {self.backend!r}")
-        if self.backend == "rllib" and (self.imitation_games or self.advisor):
-            raise ConfigError(
-                "bad training config: the rllib backend has no imitation warm start and no advisor "
-                "(imitation_games = 0, advisor = '')"
-            )
+        if self.backend == "rllib" and self.advisor:
+            raise ConfigError("bad training config: the rllib backend has no advisor (advisor = '')")
         if self.n_steps * self.num_envs > MAX_ROLLOUT:
             raise ConfigError(
                 f"bad training config: n_steps x num_envs must be at most {MAX_ROLLOUT:,} "

@@ -93,12 +93,15 @@ def _advance(parts, jobs, progress):
 
 
 def imitate(
-    policy, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int, progress=None
+    network, outputs, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int, progress=None
 ) -> list[dict]:
-    """Fit a MaskablePPO policy to the demonstrations; one dict of losses and accuracy per epoch.
+    """Fit a policy network to the demonstrations; one dict of losses and accuracy per epoch.
 
-    A tenth of the decisions (at least one) is held out to measure how often the policy's
-    most probable action is the heuristic's.
+    `network` is the torch module whose parameters are fitted (MaskablePPO's policy, an
+    RLlib module); ``outputs(observations, masks)`` gives its action logits, illegal
+    actions masked, and its values (:func:`sb3_outputs`, ``training.rllib.trainer``), so
+    both trainers get the same warm start. A tenth of the decisions (at least one) is held
+    out to measure how often the network's most probable action is the heuristic's.
     """
     import torch
 
@@ -107,38 +110,48 @@ def imitate(
     held = order[: max(1, len(data) // 10)]
     train = order[len(held) :] if len(order) > len(held) else order
     tensors = {k: torch.as_tensor(getattr(data, k)) for k in ("observations", "actions", "returns")}
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
-    policy.set_training_mode(True)
+    optimizer = torch.optim.Adam(network.parameters(), lr=learning_rate)
+    network.train(True)
     history = []
     for epoch in range(epochs):
         rows_order = rng.permutation(train)
         for start in range(0, len(rows_order), batch_size):
             rows = rows_order[start : start + batch_size]
-            loss, _ = _losses(policy, tensors, data.masks, rows)
+            loss, _ = _losses(outputs, tensors, data.masks, rows)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-        policy.set_training_mode(False)
+        network.train(False)
         with torch.no_grad():
-            loss, parts = _losses(policy, tensors, data.masks, held)
-        policy.set_training_mode(True)
+            loss, parts = _losses(outputs, tensors, data.masks, held)
+        network.train(True)
         history.append({"epoch": epoch + 1, **parts})
         if progress is not None:
             progress(history[-1])
-    policy.set_training_mode(False)
+    network.train(False)
     return history
 
 
-def _losses(policy, tensors: dict, masks: np.ndarray, rows: np.ndarray):
+def sb3_outputs(policy):
+    """``outputs`` for :func:`imitate` of a MaskablePPO policy."""
+
+    def outputs(observations, masks):
+        distribution = policy.get_distribution(observations, action_masks=masks)
+        return distribution.distribution.logits, policy.predict_values(observations).flatten()
+
+    return outputs
+
+
+def _losses(outputs, tensors: dict, masks: np.ndarray, rows: np.ndarray):
     """Cross-entropy of the heuristic's choices plus the value head's squared error."""
     import torch
 
     observations = tensors["observations"][rows]
-    distribution = policy.get_distribution(observations, action_masks=masks[rows])
+    logits, values = outputs(observations, masks[rows])
     actions = tensors["actions"][rows]
-    policy_loss = -distribution.log_prob(actions).mean()
-    value_loss = torch.nn.functional.mse_loss(policy.predict_values(observations).flatten(), tensors["returns"][rows])
-    accuracy = (distribution.distribution.probs.argmax(dim=1) == actions).float().mean()
+    policy_loss = torch.nn.functional.cross_entropy(logits, actions)
+    value_loss = torch.nn.functional.mse_loss(values, tensors["returns"][rows])
+    accuracy = (logits.argmax(dim=1) == actions).float().mean()
     return policy_loss + 0.5 * value_loss, {
         "policy_loss": policy_loss.item(),
         "value_loss": value_loss.item(),

@@ -151,32 +151,13 @@ class Trainer(Run):
         for spec in c.evaluation_specs():
             make_agent(spec)  # a bad evaluation opponent stops the run now, not hours in
         if not start and c.imitation_games:
-            self._imitate(model)
+            self.warm_start(model.policy, imitation.sb3_outputs(model.policy))
         model.set_logger(self._logger())
         callback = SelfPlayCallback(self)
         if c.steps > start:
             model.learn(c.steps - start, callback=callback, reset_num_timesteps=not start)
         callback.finish(model)
         return self.result()
-
-    def _imitate(self, model) -> None:
-        c = self.config
-        workers = self.workers()
-        self.echo(f"imitation: recording {c.imitation_games} heuristic self-play games on {workers} processes")
-        with self.bar(c.imitation_games, "games") as bar:
-            data = imitation.demonstrations(
-                c.imitation_games, c.players, c.reward, c.seed, workers, bar.update, advisor=c.advisor
-            )
-        self.echo(f"imitation: {len(data)} decisions; fitting the network for {c.imitation_epochs} epochs")
-        with self.bar(c.imitation_epochs, "epochs") as bar:
-
-            def epoch_done(row):
-                append_csv(self.files.imitation, row)
-                bar.set_postfix(accuracy=f"{row['accuracy']:.3f}")
-                bar.update()
-
-            history = imitation.imitate(model.policy, data, c.imitation_epochs, c.batch_size, 1e-3, c.seed, epoch_done)
-        self.echo(f"imitation: held-out accuracy {history[-1]['accuracy']:.3f} (the heuristic's own choice)")
 
     # ----------------------------------------------------------------- events
     def snapshot(self, model, env) -> None:

@@ -152,9 +152,31 @@ class RLlibTrainer(Run):
         try:
             if self.state["steps"]:
                 self.algorithm.restore_from_path(str(self.files.checkpoint.resolve()))
+            elif self.config.imitation_games:
+                self._warm_start()
             return self._train()
         finally:
             self.algorithm.stop()
+
+    def _warm_start(self) -> None:
+        """Imitation of the heuristic, as the other trainer's (:meth:`Run.warm_start`), then
+        ``main``'s weights on the learner and the env runners."""
+        import torch
+
+        from agents.rllib import build_module
+
+        torch.manual_seed(self.config.seed)
+        module = build_module(self.layers)
+        self.warm_start(module, module_outputs(module))
+        self._set_weights(MAIN, module.get_state())
+
+    def _set_weights(self, module_id: str, state: dict) -> None:
+        """Give module `module_id` these weights on the learner, then on every env runner."""
+        algorithm = self.algorithm
+        algorithm.set_state({"learner_group": {"learner": {"rl_module": {module_id: state}}}})
+        algorithm.env_runner_group.sync_weights(
+            from_worker_or_learner_group=algorithm.learner_group, inference_only=True
+        )
 
     def _train(self) -> dict:
         c = self.config
@@ -239,16 +261,26 @@ class RLlibTrainer(Run):
         algorithm.add_module(
             module_id=module, module_spec=self._policy_spec(), new_agent_to_module_mapping_fn=self._league()
         )
-        state = algorithm.get_module(MAIN).get_state()
-        algorithm.set_state({"learner_group": {"learner": {"rl_module": {module: state}}}})
-        algorithm.env_runner_group.sync_weights(
-            from_worker_or_learner_group=algorithm.learner_group, inference_only=True
-        )
+        self._set_weights(module, algorithm.get_module(MAIN).get_state())
 
     def checkpoint(self, steps: int) -> None:
         """RLlib's checkpoint of the whole algorithm (modules, optimiser, league), then the state pointing at it."""
         self.algorithm.save_to_path(str(self.files.checkpoint.resolve()))
         self.save_state(steps)
+
+
+def module_outputs(module):
+    """``outputs`` for :func:`training.learning.imitation.imitate` of a MaskedPPOModule: its masked logits and values."""
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    from tribune_env.envs.multi_agent import ACTION_MASK, OBSERVATIONS
+
+    def outputs(observations, masks):
+        batch = {Columns.OBS: {OBSERVATIONS: observations, ACTION_MASK: torch.as_tensor(masks, dtype=torch.float32)}}
+        return module.forward_train(batch)[Columns.ACTION_DIST_INPUTS], module.compute_values(batch).flatten()
+
+    return outputs
 
 
 def _total(results: dict, key: str) -> float:

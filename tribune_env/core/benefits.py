@@ -65,19 +65,19 @@ def senators_takeover_benefit(k):
 
 
 @compiled
-def takeover_benefit_gains(k, f):
-    """What the new controller of f receives (a query the agents share)."""
-    if f == GLADIATORS:
+def takeover_benefit_gains(k, faction):
+    """What the new controller of the faction receives (a query the agents share)."""
+    if faction == GLADIATORS:
         return gladiators_takeover_benefit(k)
-    if f == LEGATES:
+    if faction == LEGATES:
         return legates_takeover_benefit(k)
-    if f == PRAETORIANS:
+    if faction == PRAETORIANS:
         return praetorians_takeover_benefit(k)
-    if f == PLEBEIANS:
+    if faction == PLEBEIANS:
         return plebeians_takeover_benefit(k)
-    if f == PATRICIANS:
+    if faction == PATRICIANS:
         return patricians_takeover_benefit(k)
-    if f == VESTALS:
+    if faction == VESTALS:
         return vestals_takeover_benefit(k)
     return senators_takeover_benefit(k)
 
@@ -89,9 +89,9 @@ def takeover_benefit(s, k, ev, player, faction):
 
 # ------------------------------------------------------------------ faction benefits (Phase 5)
 @compiled
-def gladiators_benefit(s, k, p, i):
+def gladiators_benefit(s, k, player, option):
     """The denarii on the Colosseum; or one card and an assassin."""
-    if i == 0:
+    if option == 0:
         g = gains(Gain.DENARII, s.meta[Meta.COLOSSEUM])
         g[Gain.FROM_COLOSSEUM] = 1
         return g
@@ -101,9 +101,9 @@ def gladiators_benefit(s, k, p, i):
 
 
 @compiled
-def legates_benefit(s, k, p, i):
+def legates_benefit(s, k, player, option):
     """A scroll (to a player without one); or one card and the right to buy a legion."""
-    if i == 0:
+    if option == 0:
         return gains(Gain.TILE, SCROLL)
     g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
     g[Gain.DECISION] = Task.BUY_LEGION
@@ -117,9 +117,9 @@ def praetorians_benefit(k):
 
 
 @compiled
-def plebeians_benefit(s, k, p, i):
+def plebeians_benefit(s, k, player, option):
     """One card and two denarii; or a tribune, with a scroll and control of the Patricians."""
-    if i == 0:
+    if option == 0:
         g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
         g[Gain.DENARII] = k[K.PLEBEIAN_BENEFIT_DENARII]
         return g
@@ -133,60 +133,60 @@ def patricians_benefit():
 
 
 @compiled
-def vestals_benefit(s, k, p, i):
+def vestals_benefit(s, k, player, option):
     """One laurel and the temporary favor (without eternal favor); or a tribune, with a scroll
     and control of the Senators."""
-    if i == 0:
+    if option == 0:
         g = gains(Gain.LAURELS, k[K.VESTAL_BENEFIT_LAURELS])
-        if not s.res[p, ETERNAL] and s.meta[Meta.TEMP_FAVOR] != p:
+        if not s.res[player, ETERNAL] and s.meta[Meta.TEMP_FAVOR] != player:
             g[Gain.DECISION] = Task.TEMP_FAVOR
         return g
     return gains(Gain.TILE, TRIBUNE)
 
 
 @compiled
-def senators_benefit(s, k, p, i):
+def senators_benefit(s, k, player, option):
     """A scroll (to a player without one); or two cards."""
-    if i == 0:
+    if option == 0:
         return gains(Gain.TILE, SCROLL)
     return gains(Gain.CARDS, k[K.SENATOR_BENEFIT_CARDS])
 
 
 @compiled
-def benefit_options(f):
-    """How many options f's faction benefit offers: one is received without a decision."""
-    return 1 if f == PRAETORIANS or f == PATRICIANS else 2
+def benefit_options(faction):
+    """How many options the faction's benefit offers: one is received without a decision."""
+    return 1 if faction == PRAETORIANS or faction == PATRICIANS else 2
 
 
 @compiled
-def benefit_open(s, p, f, i):
-    """Whether option i of f's faction benefit is open to p (a query the agents share)."""
-    tile = s.res[p, TILE]
-    if i == 0:
-        return tile == NO_TILE if (f == LEGATES or f == SENATORS) else True
-    if f == PLEBEIANS:
-        return tile == SCROLL and s.controller[PATRICIANS] == p
-    if f == VESTALS:
-        return tile == SCROLL and s.controller[SENATORS] == p
+def benefit_open(s, player, faction, option):
+    """Whether `option` of the faction's benefit is open to the player (a query the agents share)."""
+    tile = s.res[player, TILE]
+    if option == 0:
+        return tile == NO_TILE if (faction == LEGATES or faction == SENATORS) else True
+    if faction == PLEBEIANS:
+        return tile == SCROLL and s.controller[PATRICIANS] == player
+    if faction == VESTALS:
+        return tile == SCROLL and s.controller[SENATORS] == player
     return True
 
 
 @compiled
-def benefit_gains(s, k, p, f, i):
-    """What option i of f's faction benefit gives p (a query the agents share)."""
-    if f == GLADIATORS:
-        return gladiators_benefit(s, k, p, i)
-    if f == LEGATES:
-        return legates_benefit(s, k, p, i)
-    if f == PRAETORIANS:
+def benefit_gains(s, k, player, faction, option):
+    """What `option` of the faction's benefit gives the player (a query the agents share)."""
+    if faction == GLADIATORS:
+        return gladiators_benefit(s, k, player, option)
+    if faction == LEGATES:
+        return legates_benefit(s, k, player, option)
+    if faction == PRAETORIANS:
         return praetorians_benefit(k)
-    if f == PLEBEIANS:
-        return plebeians_benefit(s, k, p, i)
-    if f == PATRICIANS:
+    if faction == PLEBEIANS:
+        return plebeians_benefit(s, k, player, option)
+    if faction == PATRICIANS:
         return patricians_benefit()
-    if f == VESTALS:
-        return vestals_benefit(s, k, p, i)
-    return senators_benefit(s, k, p, i)
+    if faction == VESTALS:
+        return vestals_benefit(s, k, player, option)
+    return senators_benefit(s, k, player, option)
 
 
 @compiled
@@ -200,7 +200,7 @@ def phase5(s):
 
 @compiled
 def faction_benefit(s, k, ev, faction):
-    """The controller of f receives its benefit, or chooses an option."""
+    """The controller of the faction receives its benefit, or chooses an option."""
     p = s.controller[faction]
     if p < 0:
         return

@@ -27,36 +27,36 @@ def bid_digits(money, base):
 
 
 @compiled
-def bid_place(s, k, p, entered):
-    """Denarii that one unit of p's next bid digit is worth, after `entered` digits."""
+def bid_place(s, k, player, entered):
+    """Denarii that one unit of the player's next bid digit is worth, after `entered` digits."""
     place = 1
-    for _ in range(bid_position(s, k, p, entered)):
+    for _ in range(bid_position(s, k, player, entered)):
         place *= k[K.BID_BASE]
     return place
 
 
 @compiled
-def bid_position(s, k, p, entered):
-    """Which digit p enters next, counted from the units (0), after `entered` digits."""
-    return bid_digits(s.res[p, MONEY], k[K.BID_BASE]) - 1 - entered
+def bid_position(s, k, player, entered):
+    """Which digit the player enters next, counted from the units (0), after `entered` digits."""
+    return bid_digits(s.res[player, MONEY], k[K.BID_BASE]) - 1 - entered
 
 
 @compiled
-def bid_room(s, k, p, entered):
-    """The largest digit p may enter next: the bid never exceeds what p holds."""
-    return min(k[K.BID_BASE] - 1, (s.res[p, MONEY] - s.bids[p]) // bid_place(s, k, p, entered))
+def bid_room(s, k, player, entered):
+    """The largest digit the player may enter next: the bid never exceeds what the player holds."""
+    return min(k[K.BID_BASE] - 1, (s.res[player, MONEY] - s.bids[player]) // bid_place(s, k, player, entered))
 
 
 @compiled
 def mask_bid(s, k, m, player, digits_entered):
-    """Every digit p may enter next."""
+    """Every digit the player may enter next."""
     for digit in range(bid_room(s, k, player, digits_entered) + 1):
         m[k[K.A_BID] + digit] = 1
 
 
 @compiled
 def bid(s, k, action, kind, player, digits_entered):
-    """Add one digit to p's sealed bid; the last digit commits it, unseen by the others."""
+    """Add one digit to the player's sealed bid; the last digit commits it, unseen by the others."""
     s.bids[player] += (action - k[K.A_BID]) * bid_place(s, k, player, digits_entered)
     if digits_entered + 1 < bid_digits(s.res[player, MONEY], k[K.BID_BASE]):
         push(s, kind, player, digits_entered + 1)
@@ -65,19 +65,19 @@ def bid(s, k, action, kind, player, digits_entered):
 
 
 @compiled
-def digit_toward(s, k, p, entered, amount):
-    """The bid action that enters p's next digit of `amount` (clamped to what p may bid).
+def digit_toward(s, k, player, entered, amount):
+    """The bid action that enters the player's next digit of `amount` (clamped to what the player may bid).
 
     Agents choose an amount and enter it with this, one digit per decision, so that
     they need not know the encoding.
     """
-    place = bid_place(s, k, p, entered)
-    wanted = max(0, amount - s.bids[p]) // place
-    return k[K.A_BID] + min(wanted, bid_room(s, k, p, entered))
+    place = bid_place(s, k, player, entered)
+    wanted = max(0, amount - s.bids[player]) // place
+    return k[K.A_BID] + min(wanted, bid_room(s, k, player, entered))
 
 
 @entry
-def entered_part(buf, k, p, entered, amount):
-    """The part of `amount` that p has entered after `entered` digits (to re-deal an unseen bid)."""
-    unit = bid_place(views(buf, k), k, p, entered) * k[K.BID_BASE]
+def entered_part(buf, k, player, entered, amount):
+    """The part of `amount` that the player has entered after `entered` digits (to re-deal an unseen bid)."""
+    unit = bid_place(views(buf, k), k, player, entered) * k[K.BID_BASE]
     return amount - amount % unit

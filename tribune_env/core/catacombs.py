@@ -42,8 +42,8 @@ def catacombs_choice(s, k, ev, action, player, space):
     s.res[player, MONEY] -= price
     s.meta[Meta.COLOSSEUM] += price
     s.catacombs[code] -= 1
-    s.catacombs_seen[player, code] -= 1  # p knows the pile without the card it took
-    s.catacombs_bought[space] = code  # that p bought is public, what only p knows
+    s.catacombs_seen[player, code] -= 1  # the player knows the pile without the card it took
+    s.catacombs_bought[space] = code  # that the player bought is public, what only the player knows
     s.hand[player, code] += 1
     say(k, ev, Ev.CATACOMBS, player, price)
 

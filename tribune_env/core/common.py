@@ -133,24 +133,24 @@ def discard(s, code, public):
 
 
 @compiled(inline="always")
-def seen_leaving(s, p, code, count):
-    """`count` cards `code` leave p's hand face up: a card known there may be among them."""
-    s.known[p, code] = max(0, s.known[p, code] - count)
+def seen_leaving(s, player, code, count):
+    """`count` cards `code` leave the player's hand face up: a card known there may be among them."""
+    s.known[player, code] = max(0, s.known[player, code] - count)
 
 
 @compiled
-def unseen_leaving(s, p, count):
-    """`count` cards leave p's hand face down: any card known there may be among them."""
+def unseen_leaving(s, player, count):
+    """`count` cards leave the player's hand face down: any card known there may be among them."""
     for code in range(C):
-        seen_leaving(s, p, code, count)
+        seen_leaving(s, player, code, count)
 
 
 @compiled(inline="always")
-def discard_from_hand(s, p, code):
+def discard_from_hand(s, player, code):
     """A card leaves a hand for the discard pile, face up (Curia, sacrifice, Tigellinus)."""
-    s.hand[p, code] -= 1
+    s.hand[player, code] -= 1
     s.discard_public[code] += 1
-    seen_leaving(s, p, code, 1)
+    seen_leaving(s, player, code, 1)
 
 
 @compiled(inline="always")
@@ -162,44 +162,44 @@ def discard_all(s, counts, public):
 
 
 @compiled(inline="always")
-def discard_set(s, f, values):
+def discard_set(s, faction, values):
     """A displayed set (counts by value) goes to the discard pile face up."""
     for v in range(V):
-        s.discard_public[f * V + v] += values[v]
+        s.discard_public[faction * V + v] += values[v]
 
 
 @compiled
-def gain_marker(s, k, ev, p, f):
-    if not s.markers[p, f]:
-        s.markers[p, f] = 1
-        s.res[p, MARKERS] += 1
-        say(k, ev, Ev.MARKER, p, f)
+def gain_marker(s, k, ev, player, faction):
+    if not s.markers[player, faction]:
+        s.markers[player, faction] = 1
+        s.res[player, MARKERS] += 1
+        say(k, ev, Ev.MARKER, player, faction)
 
 
 @compiled
-def gain_eternal_favor(s, k, ev, p):
-    if not s.res[p, ETERNAL]:
-        s.res[p, ETERNAL] = 1
-        say(k, ev, Ev.ETERNAL, p)
-        if s.meta[Meta.TEMP_FAVOR] == p:
+def gain_eternal_favor(s, k, ev, player):
+    if not s.res[player, ETERNAL]:
+        s.res[player, ETERNAL] = 1
+        say(k, ev, Ev.ETERNAL, player)
+        if s.meta[Meta.TEMP_FAVOR] == player:
             s.meta[Meta.TEMP_FAVOR] = -1
-            say(k, ev, Ev.RETURN_TEMP, p)
+            say(k, ev, Ev.RETURN_TEMP, player)
 
 
 @compiled
-def lose_control_of_vestals(s, k, ev, p):
+def lose_control_of_vestals(s, k, ev, player):
     """The temporary favor goes back to the stock when its holder loses the Vestal Virgins."""
-    if s.meta[Meta.TEMP_FAVOR] == p:
+    if s.meta[Meta.TEMP_FAVOR] == player:
         s.meta[Meta.TEMP_FAVOR] = -1
-        say(k, ev, Ev.RETURN_TEMP, p)
+        say(k, ev, Ev.RETURN_TEMP, player)
 
 
 @compiled
-def mask_any_discard(s, k, m, p):
+def mask_any_discard(s, k, m, player):
     """Discard any card in hand, or decline (the Curia's and Gaius Tigellinus' trades)."""
     d = k[K.A_DISCARD]
     for c in range(C):
-        m[d + c] = s.hand[p, c] > 0
+        m[d + c] = s.hand[player, c] > 0
     m[k[K.A_DECLINE]] = 1
 
 
@@ -234,20 +234,20 @@ def gains(item=-1, amount=0):
 
 
 @compiled
-def receive(s, k, ev, p, g):
-    """p receives the gains g; a decision it brings comes after the cards it draws."""
-    s.res[p, MONEY] += g[Gain.DENARII]
+def receive(s, k, ev, player, g):
+    """The player receives the gains g; a decision it brings comes after the cards it draws."""
+    s.res[player, MONEY] += g[Gain.DENARII]
     if g[Gain.FROM_COLOSSEUM]:
         s.meta[Meta.COLOSSEUM] = 0
-    s.res[p, LAURELS] += g[Gain.LAURELS]
-    s.res[p, LEGIONS] += g[Gain.LEGIONS]
+    s.res[player, LAURELS] += g[Gain.LAURELS]
+    s.res[player, LEGIONS] += g[Gain.LEGIONS]
     if g[Gain.TILE]:
-        s.res[p, TILE] = g[Gain.TILE]
+        s.res[player, TILE] = g[Gain.TILE]
     if g[Gain.ETERNAL]:
-        gain_eternal_favor(s, k, ev, p)
+        gain_eternal_favor(s, k, ev, player)
     if g[Gain.PROCONSUL]:
-        s.meta[Meta.PROCONSUL] = p
+        s.meta[Meta.PROCONSUL] = player
     if g[Gain.DECISION]:
-        push(s, g[Gain.DECISION], p)
+        push(s, g[Gain.DECISION], player)
     for _ in range(g[Gain.CARDS]):
-        push(s, Task.DRAW, p)
+        push(s, Task.DRAW, player)

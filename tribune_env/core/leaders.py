@@ -14,28 +14,28 @@ from .events import Ev
 
 
 @compiled
-def spartacus(s, k, p):
+def spartacus(s, k, player):
     """Gladiators: one more legion."""
     return gains(Gain.LEGIONS, k[K.SPARTACUS_LEGIONS])
 
 
 @compiled
-def varus(s, k, p):
+def varus(s, k, player):
     """Legates: one more laurel wreath."""
     return gains(Gain.LAURELS, k[K.VARUS_LAURELS])
 
 
 @compiled
-def gaius_tigellinus(s, k, p):
+def gaius_tigellinus(s, k, player):
     """Praetorians: the player may discard a card for a legion (``tigellinus_legions``)."""
     g = gains()
-    if s.hand[p].sum() > 0:
+    if s.hand[player].sum() > 0:
         g[Gain.DECISION] = Task.TIGELLINUS
     return g
 
 
 @compiled
-def agrippa(s, k, p):
+def agrippa(s, k, player):
     """Plebeians: a scroll (to a player without one) or one card, as the player chooses."""
     g = gains()
     g[Gain.DECISION] = Task.AGRIPPA
@@ -43,42 +43,42 @@ def agrippa(s, k, p):
 
 
 @compiled
-def scipio_africanus(s, k, p):
+def scipio_africanus(s, k, player):
     """Patricians: 10 denarii from the stock."""
     return gains(Gain.DENARII, k[K.SCIPIO_DENARII])
 
 
 @compiled
-def aquilia_severa(s, k, p):
+def aquilia_severa(s, k, player):
     """Vestal Virgins: the eternal favor of the gods, kept when the Vestals are lost."""
     return gains(Gain.ETERNAL, 1)
 
 
 @compiled
-def cato_the_elder(s, k, p):
+def cato_the_elder(s, k, player):
     """Senators: a faction marker of the player's choice that it does not hold yet."""
     g = gains()
-    if s.markers[p].sum() < NUM_FACTIONS:
+    if s.markers[player].sum() < NUM_FACTIONS:
         g[Gain.DECISION] = Task.CATO
     return g
 
 
 @compiled
-def leader_gains(s, k, p, f):
-    """What the leader of f in p's winning set gives p."""
-    if f == GLADIATORS:
-        return spartacus(s, k, p)
-    if f == LEGATES:
-        return varus(s, k, p)
-    if f == PRAETORIANS:
-        return gaius_tigellinus(s, k, p)
-    if f == PLEBEIANS:
-        return agrippa(s, k, p)
-    if f == PATRICIANS:
-        return scipio_africanus(s, k, p)
-    if f == VESTALS:
-        return aquilia_severa(s, k, p)
-    return cato_the_elder(s, k, p)
+def leader_gains(s, k, player, faction):
+    """What the leader of the faction in the player's winning set gives the player."""
+    if faction == GLADIATORS:
+        return spartacus(s, k, player)
+    if faction == LEGATES:
+        return varus(s, k, player)
+    if faction == PRAETORIANS:
+        return gaius_tigellinus(s, k, player)
+    if faction == PLEBEIANS:
+        return agrippa(s, k, player)
+    if faction == PATRICIANS:
+        return scipio_africanus(s, k, player)
+    if faction == VESTALS:
+        return aquilia_severa(s, k, player)
+    return cato_the_elder(s, k, player)
 
 
 @compiled
@@ -109,15 +109,15 @@ def tigellinus_trade(s, k, ev, action, player):
 
 # ------------------------------------------------------------------ Agrippa's choice
 @compiled
-def agrippa_open(s, p, i):
-    """Whether Agrippa's option i (0: a scroll, 1: a card) is open to p."""
-    return s.res[p, TILE] == NO_TILE if i == 0 else True
+def agrippa_open(s, player, option):
+    """Whether Agrippa's `option` (0: a scroll, 1: a card) is open to the player."""
+    return s.res[player, TILE] == NO_TILE if option == 0 else True
 
 
 @compiled
-def agrippa_option(k, i):
-    """What Agrippa's option i gives (a query the agents share)."""
-    return gains(Gain.TILE, SCROLL) if i == 0 else gains(Gain.CARDS, k[K.BENEFIT_CARDS])
+def agrippa_option(k, option):
+    """What Agrippa's `option` gives (a query the agents share)."""
+    return gains(Gain.TILE, SCROLL) if option == 0 else gains(Gain.CARDS, k[K.BENEFIT_CARDS])
 
 
 @compiled

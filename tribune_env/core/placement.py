@@ -31,13 +31,13 @@ def region_range(k, region):
 
 
 @compiled
-def pooled_space(s, k, region, p):
-    """The space a follower takes in a region filled in order, or -1 if none is open to p."""
+def pooled_space(s, k, region, player):
+    """The space a follower takes in a region filled in order, or -1 if none is open to the player."""
     start, stop = region_range(k, region)
     free = -1
     for space in range(start, stop):
         owner = s.space_owner[space]
-        if owner == p and region != MARS:
+        if owner == player and region != MARS:
             return -1  # never both spaces of the Atrium or the Pantheon
         if owner < 0 and free < 0:
             free = space

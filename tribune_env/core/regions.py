@@ -45,10 +45,10 @@ def return_followers(s, k, region):
 
 
 @compiled
-def take_slot(s, slot, p):
-    """p takes a face-up card: every player saw it go into p's hand."""
-    s.hand[p, s.slot_card[slot]] += 1
-    s.known[p, s.slot_card[slot]] += 1
+def take_slot(s, slot, player):
+    """The player takes a face-up card: every player saw it go into the player's hand."""
+    s.hand[player, s.slot_card[slot]] += 1
+    s.known[player, s.slot_card[slot]] += 1
     s.slot_card[slot] = -1
 
 

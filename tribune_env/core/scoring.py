@@ -14,12 +14,12 @@ from .events import Ev
 
 
 @compiled(inline="always")
-def objective(res, k, temp_favor, p, i):
+def objective(res, k, temp_favor, player, i):
     """Whether a player (resources `res`) meets objective i of OBJECTIVES."""
     if i == Objective.TRIBUNE:
         return res[TILE] == TRIBUNE
     if i == Objective.FAVOR:
-        return res[ETERNAL] > 0 or temp_favor == p
+        return res[ETERNAL] > 0 or temp_favor == player
     if i == Objective.LAURELS:
         return res[LAURELS] >= k[K.V_LAURELS]
     if i == Objective.LEGIONS:
@@ -30,17 +30,17 @@ def objective(res, k, temp_favor, p, i):
 
 
 @compiled
-def meets_victory(s, k, p):
-    """Whether p now meets the victory card (in the point-value variant, the marker goal)."""
-    res = s.res[p]
+def meets_victory(s, k, player):
+    """Whether the player now meets the victory card (in the point-value variant, the marker goal)."""
+    res = s.res[player]
     if not k[K.VICTORY]:
         return res[MARKERS] >= k[K.POINT_VARIANT_MARKERS]
     temp_favor = s.meta[Meta.TEMP_FAVOR]
     met = 0
     for i in range(NUM_OBJECTIVES):
-        met += objective(res, k, temp_favor, p, i)
+        met += objective(res, k, temp_favor, player, i)
     obligatory = k[K.V_OBLIGATORY]
-    return met >= k[K.V_NEED] and (obligatory < 0 or objective(res, k, temp_favor, p, obligatory))
+    return met >= k[K.V_NEED] and (obligatory < 0 or objective(res, k, temp_favor, player, obligatory))
 
 
 @compiled

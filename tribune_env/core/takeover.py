@@ -41,14 +41,14 @@ def beats(count, total, rival_count, rival_total):
 
 
 @compiled
-def rivals(s, f, role):
-    """(count, sum) of the sets a take-over of f from field space `role` must beat: the
+def rivals(s, faction, role):
+    """(count, sum) of the sets a take-over of the faction from field space `role` must beat: the
     controller's, and from space "1" the set of "2"; (-1, -1) where there is none."""
-    controlled = s.controller[f] >= 0
+    controlled = s.controller[faction] >= 0
     challenged = role == 1 and s.meta[Meta.CHALLENGER] >= 0
     return (
-        s.sets[f].sum() if controlled else -1,
-        value_sum(s.sets[f]) if controlled else -1,
+        s.sets[faction].sum() if controlled else -1,
+        value_sum(s.sets[faction]) if controlled else -1,
         s.challenger.sum() if challenged else -1,
         value_sum(s.challenger) if challenged else -1,
     )
@@ -108,20 +108,20 @@ def takeover_set(s, k, ev, action, player, faction, role):
 
 
 @compiled
-def take_over(s, k, ev, f, p, played):
-    """p displays `played` and controls f; the beaten set is discarded."""
-    old = s.controller[f]
+def take_over(s, k, ev, faction, player, played):
+    """The player displays `played` and controls the faction; the beaten set is discarded."""
+    old = s.controller[faction]
     if old >= 0:
-        discard_set(s, f, s.sets[f])
-        if f == VESTALS:
+        discard_set(s, faction, s.sets[faction])
+        if faction == VESTALS:
             lose_control_of_vestals(s, k, ev, old)
-    s.sets[f] = played
-    s.controller[f] = p
-    say(k, ev, Ev.TAKEOVER, p, f, played.sum(), value_sum(played))
+    s.sets[faction] = played
+    s.controller[faction] = player
+    say(k, ev, Ev.TAKEOVER, player, faction, played.sum(), value_sum(played))
     if played[0]:
-        push(s, Task.LEADER, p, f)
-    push(s, Task.MARKER_LAUREL, p, f)
-    push(s, Task.TAKEOVER_BENEFIT, p, f)
+        push(s, Task.LEADER, player, faction)
+    push(s, Task.MARKER_LAUREL, player, faction)
+    push(s, Task.TAKEOVER_BENEFIT, player, faction)
 
 
 @compiled

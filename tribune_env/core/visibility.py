@@ -12,42 +12,42 @@ from ..kernel import K, views
 
 
 @entry(inline="always")
-def sees_slot(k, slot_up, pantheon_seen, p, slot):
-    """Whether p sees the card on `slot`: face up, or the Pantheon card p looked at on placing.
+def sees_slot(k, slot_up, pantheon_seen, player, slot):
+    """Whether the player sees the card on `slot`: face up, or the Pantheon card the player looked at on placing.
 
     It takes the two arrays it reads, not the state, and is inlined where it is called:
     a call costs more than this test, and the observation asks it for every slot.
     """
-    return slot_up[slot] > 0 or (slot == k[K.SL + PANTHEON] and pantheon_seen[p] > 0)
+    return slot_up[slot] > 0 or (slot == k[K.SL + PANTHEON] and pantheon_seen[player] > 0)
 
 
 @entry
-def hidden_slots(buf, k, p):
-    """The card slots holding a card that p cannot see (to re-deal them)."""
+def hidden_slots(buf, k, player):
+    """The card slots holding a card that the player cannot see (to re-deal them)."""
     s = views(buf, k)
     out = np.zeros(len(s.slot_card), dtype=np.bool_)
     for slot in range(len(s.slot_card)):
-        out[slot] = s.slot_card[slot] >= 0 and not sees_slot(k, s.slot_up, s.pantheon_seen, p, slot)
+        out[slot] = s.slot_card[slot] >= 0 and not sees_slot(k, s.slot_up, s.pantheon_seen, player, slot)
     return np.flatnonzero(out)
 
 
 @compiled(inline="always")
-def laid_pair(mars_pairs, i):
-    """Whether a pair lies face down on Field of Mars space i (from its laying to the region's evaluation)."""
-    return mars_pairs[i].sum() == 2
+def laid_pair(mars_pairs, pair):
+    """Whether a pair lies face down on Field of Mars space `pair` (from its laying to the region's evaluation)."""
+    return mars_pairs[pair].sum() == 2
 
 
 @compiled(inline="always")
-def sees_pair(k, space_owner, p, i):
-    """Whether p sees the pair on Field of Mars space i: only the player who laid it does."""
-    return space_owner[k[K.SP + MARS] + i] == p
+def sees_pair(k, space_owner, player, pair):
+    """Whether the player sees the pair on Field of Mars space `pair`: only the player who laid it does."""
+    return space_owner[k[K.SP + MARS] + pair] == player
 
 
 @entry
-def hidden_pairs(buf, k, p):
-    """The Field of Mars spaces whose pair p cannot see (to re-deal them)."""
+def hidden_pairs(buf, k, player):
+    """The Field of Mars spaces whose pair the player cannot see (to re-deal them)."""
     s = views(buf, k)
     out = np.zeros(s.mars_pairs.shape[0], dtype=np.bool_)
     for i in range(len(out)):
-        out[i] = laid_pair(s.mars_pairs, i) and not sees_pair(k, s.space_owner, p, i)
+        out[i] = laid_pair(s.mars_pairs, i) and not sees_pair(k, s.space_owner, player, i)
     return np.flatnonzero(out)
