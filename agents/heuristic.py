@@ -589,7 +589,7 @@ def decide_by_lookahead(r, buf, legal):
     return legal[argmax(values)]
 
 
-@compiled
+@compiled(inline="always")
 def decide_atrium_flip(legal):
     """The cards are face down: which one stays hidden is a blind choice."""
     return legal[0]

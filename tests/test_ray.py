@@ -106,9 +106,11 @@ def test_tiny_rllib_training_resumes_and_its_policy_plays_everywhere(local_ray, 
     out = tmp_path / "run"
     runner = CliRunner()
     flags = [item for key, value in TINY.items() for item in (f"--{key.replace('_', '-')}", str(value))]
-    result = runner.invoke(main, ["train", *flags, "--out", str(out)])
+    warm = ["--imitation-games", "2", "--imitation-epochs", "1"]
+    result = runner.invoke(main, ["train", *flags, *warm, "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "win rate [95% CI]" in result.output and "best policy" in result.output
+    assert "imitation: held-out accuracy" in result.output
     state = json.loads((out / "state.json").read_text())
     assert state["steps"] >= 1200 and state["best"] is not None
     assert len(state["snapshots"]) >= 2 and all((out / p).exists() for p in state["snapshots"])
@@ -129,6 +131,8 @@ def test_tiny_rllib_training_resumes_and_its_policy_plays_everywhere(local_ray, 
     assert resumed.exit_code == 0, resumed.output
     state = json.loads((out / "state.json").read_text())
     assert state["steps"] >= 2400 and state["segments"] == 1
+    assert "imitation" not in resumed.output  # a resumed run keeps its weights
+    assert len((out / "imitation.csv").read_text().splitlines()) == 2
 
     policy = str(out / "best_policy.pt")
     played = runner.invoke(main, ["tournament", f"rllib:{policy}", "random", "--games", "2", "--workers", "1"])

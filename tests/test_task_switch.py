@@ -52,6 +52,14 @@ def test_a_parameter_neither_the_switch_nor_the_task_has_is_refused_at_import():
         make({Task.PENALTY: penalty})
 
 
+def test_a_rule_named_like_the_switch_or_its_parameters_is_refused():
+    def kind(action):
+        return action
+
+    with pytest.raises(ValueError, match="rule 'kind' has the name of the task switch"):
+        make({Task.CURIA_CHOICE: kind})
+
+
 def test_two_rules_of_one_name_are_refused():
     def other(action):
         return action
@@ -61,7 +69,7 @@ def test_two_rules_of_one_name_are_refused():
         make({Task.CURIA_CHOICE: curia_choice, Task.LATRINE_CHOICE: other})
 
 
-def test_the_engine_declares_a_rule_for_every_kind_once():
+def test_the_engine_declares_a_rule_for_every_kind():
     assert set(dispatch.AUTOMATIC_RULES) == {kind for kind in Task if kind not in DECISIONS}
     assert set(dispatch.DECISION_RULES) == set(DECISIONS)
     assert all(ARGS[kind][0] == "player" for kind in DECISIONS)

@@ -477,6 +477,24 @@ def test_imitation_fits_the_heuristic_choices():
     assert history[-1]["accuracy"] > 1.5 * chance
 
 
+def test_imitation_loss_is_maskableppo_own_log_likelihood():
+    """The policy loss is exactly minus the mean log-probability MaskablePPO's distribution gives the choices."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.learning.imitation import _losses
+
+    data = demonstrations(1, players=2, reward="win", seed=3)
+    model = MaskablePPO("MlpPolicy", VectorEnv(num_envs=1, num_players=2, seed=0), seed=0)
+    rows = np.arange(len(data))
+    tensors = {k: torch.as_tensor(getattr(data, k)) for k in ("observations", "actions", "returns")}
+    with torch.no_grad():
+        _, parts = _losses(sb3_outputs(model.policy), tensors, data.masks, rows)
+        distribution = model.policy.get_distribution(tensors["observations"], action_masks=data.masks)
+        expected = -distribution.log_prob(tensors["actions"]).mean().item()
+    assert parts["policy_loss"] == expected
+
+
 def test_demonstrations_do_not_depend_on_the_number_of_workers():
     one = demonstrations(3, players=3, reward="rank", seed=2, workers=1)
     two = demonstrations(3, players=3, reward="rank", seed=2, workers=2)

@@ -23,7 +23,7 @@ from .core.visibility import hidden_slots as hidden_slots_of
 from .data import NUM_CARD_TYPES, NUM_VALUES
 from .kernel import seed_words
 from .state import MONEY, Meta
-from .tasks import Task
+from .tasks import BIDS, Task
 
 
 def determinize(game, player: int, rng: np.random.Generator | None = None):
@@ -92,7 +92,7 @@ def _sample(game, player, rng):
     s.discard_hidden[:] = np.bincount(take(int(s.discard_hidden.sum())), minlength=NUM_CARD_TYPES)
     s.draw[:n_draw] = take(n_draw)
     assert at == len(cards)
-    if decision is not None and decision[0] in (Task.ATRIUM_BID, Task.CHARIOT_BID):
+    if decision is not None and decision[0] in BIDS:
         _sample_bids(g, others, decision, rng)
     dispatch.legal_mask(*g.handle)  # the same decision waits
     return g

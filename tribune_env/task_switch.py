@@ -24,9 +24,11 @@ def task_switch(name: str, parameters: tuple, table: dict, *, default=None, modu
     Each call is a ``return``, so the switch returns what the rule returns; a kind not in the
     table calls `default` (if given) or returns None. `module` and `file` are the calling
     module's ``__name__`` and ``__file__``: numba's cache locates compiled code by the
-    source file of its Python function. Decorate the result with the package's compiler.
+    source file of its Python function, so a traceback or a debugger shows the switch at
+    lines of that module; its own text is the function's ``source``. Decorate the result
+    with the package's compiler.
     """
-    namespace = {"__name__": module}
+    namespace = {"__name__": module, "__switch__": name}
     branches = {}  # call -> the kinds it serves, in table order
     for kind, function in table.items():
         call = _call(function, parameters, Task(kind), namespace)
@@ -49,6 +51,8 @@ def _call(function, parameters: tuple, kind, namespace: dict) -> str:
     """The call of `function` in the switch, its arguments matched by name; registers `function` in `namespace`."""
     python = getattr(function, "py_func", function)
     own = python.__name__
+    if own in parameters or own == namespace["__switch__"]:
+        raise ValueError(f"rule {own!r} has the name of the task switch or of one of its parameters {parameters}")
     if namespace.setdefault(own, function) is not function:
         raise ValueError(f"two rules named {own!r} in one task switch")
     task = ARGS[kind] if kind is not None else ()

@@ -102,7 +102,7 @@ ARGS = (
 
 def kinds_where(position: int, *names: str) -> tuple:
     """The decision kinds whose argument at `position` (0 a, 1 b, 2 c) is one of `names`; compiled code tests ``kind in`` them."""
-    return tuple(kind for kind in DECISIONS if ARGS[kind][position : position + 1] in [(name,) for name in names])
+    return tuple(kind for kind in DECISIONS if position < len(ARGS[kind]) and ARGS[kind][position] in names)
 
 
 ON_FACTION = kinds_where(1, "faction")  # a take-over set, its penalty, a benefit: about faction b

@@ -98,8 +98,8 @@ def imitate(
     """Fit a policy network to the demonstrations; one dict of losses and accuracy per epoch.
 
     `network` is the torch module whose parameters are fitted (MaskablePPO's policy, an
-    RLlib module); ``outputs(observations, masks)`` gives its action logits, illegal
-    actions masked, and its values (:func:`sb3_outputs`, ``training.rllib.trainer``), so
+    RLlib module); ``outputs(observations, masks)`` gives its log-probabilities of the
+    actions, illegal ones masked, and its values (:func:`sb3_outputs`, ``training.rllib.trainer``), so
     both trainers get the same warm start. A tenth of the decisions (at least one) is held
     out to measure how often the network's most probable action is the heuristic's.
     """
@@ -136,7 +136,7 @@ def sb3_outputs(policy):
     """``outputs`` for :func:`imitate` of a MaskablePPO policy."""
 
     def outputs(observations, masks):
-        distribution = policy.get_distribution(observations, action_masks=masks)
+        distribution = policy.get_distribution(observations, action_masks=masks)  # its logits are normalised
         return distribution.distribution.logits, policy.predict_values(observations).flatten()
 
     return outputs
@@ -147,11 +147,11 @@ def _losses(outputs, tensors: dict, masks: np.ndarray, rows: np.ndarray):
     import torch
 
     observations = tensors["observations"][rows]
-    logits, values = outputs(observations, masks[rows])
+    log_probabilities, values = outputs(observations, masks[rows])
     actions = tensors["actions"][rows]
-    policy_loss = torch.nn.functional.cross_entropy(logits, actions)
+    policy_loss = -log_probabilities.gather(1, actions[:, None]).mean()
     value_loss = torch.nn.functional.mse_loss(values, tensors["returns"][rows])
-    accuracy = (logits.argmax(dim=1) == actions).float().mean()
+    accuracy = (log_probabilities.argmax(dim=1) == actions).float().mean()
     return policy_loss + 0.5 * value_loss, {
         "policy_loss": policy_loss.item(),
         "value_loss": value_loss.item(),

@@ -270,7 +270,7 @@ class RLlibTrainer(Run):
 
 
 def module_outputs(module):
-    """``outputs`` for :func:`training.learning.imitation.imitate` of a MaskedPPOModule: its masked logits and values."""
+    """``outputs`` for :func:`training.learning.imitation.imitate` of a MaskedPPOModule: its masked log-probabilities and values."""
     import torch
     from ray.rllib.core.columns import Columns
 
@@ -278,7 +278,8 @@ def module_outputs(module):
 
     def outputs(observations, masks):
         batch = {Columns.OBS: {OBSERVATIONS: observations, ACTION_MASK: torch.as_tensor(masks, dtype=torch.float32)}}
-        return module.forward_train(batch)[Columns.ACTION_DIST_INPUTS], module.compute_values(batch).flatten()
+        logits = module.forward_train(batch)[Columns.ACTION_DIST_INPUTS]
+        return torch.log_softmax(logits, dim=1), module.compute_values(batch).flatten()
 
     return outputs
 

@@ -113,8 +113,8 @@ def mask_of_top(s, k, m):
 
 
 @compiled
-def forced_in_public(s, k, kind, player, b, only):
-    """Whether every player can see that decision (kind, player, b) has `only` as its one legal action.
+def forced_in_public(s, k, kind, player, digits_entered, only):
+    """Whether every player can see that decision `kind` of `player` has `only` as its one legal action.
 
     Only such a decision is played automatically (clarifications, "Forced decisions and
     secrecy"). One that is forced by what the player alone knows (its hand, the digits of its own
@@ -130,7 +130,7 @@ def forced_in_public(s, k, kind, player, b, only):
     if kind == Task.TAKEOVER_SET:
         return hand < k[K.MIN_SET]
     if kind in BIDS:
-        return b == 0  # the first digit's range follows from the player's denarii alone
+        return digits_entered == 0  # the first digit's range follows from the player's denarii alone
     return True
 
 

@@ -32,15 +32,15 @@ def hidden_slots(buf, k, player):
 
 
 @compiled(inline="always")
-def laid_pair(mars_pairs, pair):
-    """Whether a pair lies face down on Field of Mars space `pair` (from its laying to the region's evaluation)."""
-    return mars_pairs[pair].sum() == 2
+def laid_pair(mars_pairs, space):
+    """Whether a pair lies face down on Field of Mars space `space` (from its laying to the region's evaluation)."""
+    return mars_pairs[space].sum() == 2
 
 
 @compiled(inline="always")
-def sees_pair(k, space_owner, player, pair):
-    """Whether the player sees the pair on Field of Mars space `pair`: only the player who laid it does."""
-    return space_owner[k[K.SP + MARS] + pair] == player
+def sees_pair(k, space_owner, player, space):
+    """Whether the player sees the pair on Field of Mars space `space`: only the player who laid it does."""
+    return space_owner[k[K.SP + MARS] + space] == player
 
 
 @entry
