@@ -37,10 +37,12 @@ def test_a_section_is_replaced_and_the_others_kept(tmp_path):
     write(path, "## 4 players\n\nfour\n", 4)
     write(path, "## 2 players\n\ntwo\n", 2)
     write(path, "## 4 players\n\nFOUR\n", 4)
+    write(path, "## 2 players\n\nTWO\n", 2)
     text = path.read_text()
     assert text.startswith("# The ladder")
     assert text.index("## 2 players") < text.index("## 4 players")
-    assert "FOUR" in text and "four" not in text and "two" in text
+    assert "FOUR" in text and "four" not in text and "TWO" in text and "\ntwo\n" not in text
+    assert "TWO\n\n## 4 players" in text and text.endswith("FOUR\n")  # one blank line between sections
 
 
 def test_the_ladder_command_writes_its_section_and_plot(tmp_path):

@@ -128,9 +128,9 @@ compare. Each section is written by the command it names.
 def write(path: Path, section: str, players: int) -> None:
     """Put the section for `players` into the ladder file, keeping the other player counts' sections."""
     text = path.read_text() if path.exists() else HEADER
-    pattern = re.compile(rf"## {players} players\n.*?(?=\n## |\Z)", re.S)
+    pattern = re.compile(rf"## {players} players\n.*?(?=\n+## |\Z)\n*", re.S)  # with the blank lines after it
     if pattern.search(text):
-        text = pattern.sub(lambda _: section.rstrip("\n"), text)
+        text = pattern.sub(lambda _: section.rstrip("\n") + "\n\n", text)
     else:
         sections = re.split(r"\n(?=## \d players\n)", text.rstrip("\n"))
         head, parts = sections[0], sections[1:] + [section.rstrip("\n")]
