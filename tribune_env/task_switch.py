@@ -28,10 +28,10 @@ def task_switch(name: str, parameters: tuple, table: dict, *, default=None, modu
     lines of that module; its own text is the function's ``source``. Decorate the result
     with the package's compiler.
     """
-    namespace = {"__name__": module, "__switch__": name}
+    namespace = {"__name__": module}
     branches = {}  # call -> the kinds it serves, in table order
     for kind, function in table.items():
-        call = _call(function, parameters, Task(kind), namespace)
+        call = _call(function, name, parameters, Task(kind), namespace)
         branches.setdefault(call, []).append(Task(kind))
     lines = [f"def {name}({', '.join(parameters)}):"]
     for i, (call, kinds) in enumerate(branches.items()):
@@ -39,7 +39,7 @@ def task_switch(name: str, parameters: tuple, table: dict, *, default=None, modu
         lines.append(f"    {'if' if i == 0 else 'elif'} {test}:  # {', '.join(kind.name for kind in kinds)}")
         lines.append(f"        return {call}")
     if default is not None:
-        lines.append(f"    return {_call(default, parameters, None, namespace)}")
+        lines.append(f"    return {_call(default, name, parameters, None, namespace)}")
     source = "\n".join(lines) + "\n"
     exec(compile(source, file, "exec"), namespace)
     switch = namespace[name]
@@ -47,11 +47,11 @@ def task_switch(name: str, parameters: tuple, table: dict, *, default=None, modu
     return switch
 
 
-def _call(function, parameters: tuple, kind, namespace: dict) -> str:
-    """The call of `function` in the switch, its arguments matched by name; registers `function` in `namespace`."""
+def _call(function, switch: str, parameters: tuple, kind, namespace: dict) -> str:
+    """The call of `function` in the switch `switch`, its arguments matched by name; registers `function` in `namespace`."""
     python = getattr(function, "py_func", function)
     own = python.__name__
-    if own in parameters or own == namespace["__switch__"]:
+    if own in parameters or own == switch:
         raise ValueError(f"rule {own!r} has the name of the task switch or of one of its parameters {parameters}")
     if namespace.setdefault(own, function) is not function:
         raise ValueError(f"two rules named {own!r} in one task switch")
