@@ -278,8 +278,9 @@ def module_outputs(module):
 
     def outputs(observations, masks):
         batch = {Columns.OBS: {OBSERVATIONS: observations, ACTION_MASK: torch.as_tensor(masks, dtype=torch.float32)}}
-        logits = module.forward_train(batch)[Columns.ACTION_DIST_INPUTS]
-        return torch.log_softmax(logits, dim=1), module.compute_values(batch).flatten()
+        out = module.forward_train(batch)  # its critic's embeddings too: the values need no second pass
+        values = module.compute_values(batch, embeddings=out[Columns.EMBEDDINGS])
+        return torch.log_softmax(out[Columns.ACTION_DIST_INPUTS], dim=1), values.flatten()
 
     return outputs
 
