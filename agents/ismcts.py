@@ -205,15 +205,21 @@ class ISMCTSAgent(Agent):
         return self._choice(moves, values, default)
 
     def _sweep(self, world, moves, children, deadline) -> np.ndarray | None:
-        """The seat's value of each root move in one world; None if the deadline passes first."""
-        sweep = np.empty(len(moves))
-        for i, (action, child) in enumerate(zip(moves, children)):
+        """The seat's value of each root move in one world; None if the deadline passes first.
+        Its leaves are valued together, so that a network values a whole sweep in one pass."""
+        leaves = []
+        for action, child in zip(moves, children):
             if time.perf_counter() > deadline:
                 return None
             game = world.clone()
             game.step(int(action))
-            sweep[i] = self._iterate(child, game, self.depth - 1)[self._seat]
-        return sweep
+            leaves.append(self._descend(child, game, self.depth - 1))
+        values = self._values([game for _, game in leaves])
+        for (path, _), value in zip(leaves, values):
+            for visited in path:  # each root move has a subtree of its own: no order to keep
+                visited.visits += 1
+                visited.total += value
+        return values[:, self._seat]
 
     def _choice(self, moves: np.ndarray, values: np.ndarray, default) -> int:
         """The best mean; with a confidence, the heuristic's move unless another beats it on the
@@ -242,8 +248,9 @@ class ISMCTSAgent(Agent):
                 return np.unique(np.append(best, [] if default is None else [default]).astype(np.int64))
         return legal
 
-    def _iterate(self, node: Node, game, depth: int) -> np.ndarray:
-        """Select and expand below `node` in `game` (a world) for `depth` more decisions, evaluate, back up."""
+    def _descend(self, node: Node, game, depth: int) -> tuple[list[Node], object]:
+        """Select and expand below `node` in `game` (a world) for `depth` more decisions, then
+        roll out: the nodes passed and the rolled-out world, whose value they are owed."""
         path = [node]
         while depth and not game.is_over:
             player = game.current_player
@@ -271,11 +278,8 @@ class ISMCTSAgent(Agent):
             game.step(action)
             node = node.children[action]
             path.append(node)
-        value = self._value(game)
-        for visited in path:
-            visited.visits += 1
-            visited.total += value
-        return value
+        self._rollout(game)
+        return path, game
 
     def _candidates(self, node: Node, game, player: int) -> np.ndarray:
         """The legal moves searched at a node: at the searching seat's placements, only the
@@ -316,16 +320,15 @@ class ISMCTSAgent(Agent):
                 best, best_score = int(a), score
         return best
 
-    def _value(self, game) -> np.ndarray:
-        """Final rewards if the game is over, else a short rollout and the estimate of every seat's value."""
-        self._rollout(game)
-        if game.is_over:
-            return final_rewards(game, "win")
-        return self._estimate(game)
+    def _values(self, games: list) -> np.ndarray:
+        """(games, seats): the final rewards of a game that is over, else the estimate of every seat's value."""
+        running = [game for game in games if not game.is_over]
+        estimates = iter(self._estimates(running) if running else ())
+        return np.array([final_rewards(game, "win") if game.is_over else next(estimates) for game in games])
 
-    def _estimate(self, game) -> np.ndarray:
-        """Each seat's value of a running game: the position evaluation."""
-        return np.array([evaluate_position(game, p) for p in range(game.n)])
+    def _estimates(self, games: list) -> np.ndarray:
+        """(games, seats): each seat's value of each running game, by the position evaluation."""
+        return np.array([[evaluate_position(game, p) for p in range(game.n)] for game in games])
 
     def _rollout(self, game) -> None:
         """Play on by the rollout policy to the horizon."""
@@ -349,20 +352,24 @@ class GuidedAgent(ISMCTSAgent):
     and the heuristic's, instead of the heuristic's best; a rolled-out world is valued by the
     network's value head from each seat's observation (``leaf=network``, the default) or by
     the mean of that and the position evaluation (``leaf=both``). Its budget is ``iterations``
-    alone (default 48), never time, so every game replays exactly from its seed. Other
-    options as ``ismcts``.
+    alone (default 144), never time, so every game replays exactly from its seed. Its
+    rollouts end with the current round (``rounds=1``): the value head judges the position
+    from there, and the rollouts saved buy more worlds, whose number decides how often the
+    search dares to leave the heuristic's move. Other options as ``ismcts``.
     """
 
     name = "guided"
 
-    def __init__(self, seed=None, net: str = "", iterations: int = 48, leaf: str = "network", **options):
+    def __init__(
+        self, seed=None, net: str = "", iterations: int = 144, rounds: int = 1, leaf: str = "network", **options
+    ):
         if "seconds" in options:
             raise ConfigError("guided: its budget is iterations alone (no seconds), so that games replay exactly")
         if not net:
             raise ConfigError("guided needs net=PATH.pt: a policy file (tribune train writes best_policy.pt)")
         if leaf not in ("network", "both"):
             raise ConfigError(f"guided: leaf must be 'network' or 'both', got {leaf!r}")
-        super().__init__(seed, iterations=iterations, seconds=0, **options)
+        super().__init__(seed, iterations=iterations, seconds=0, rounds=rounds, **options)
         if not self.iterations:
             raise ConfigError("guided needs iterations > 0")
         from .policy import PolicyAgent
@@ -377,8 +384,10 @@ class GuidedAgent(ISMCTSAgent):
         best = np.argsort(-probs, kind="stable")[: self.width]
         return np.unique(np.append(best[probs[best] > 0], [] if default is None else [default]).astype(np.int64))
 
-    def _estimate(self, game) -> np.ndarray:
-        values = self.network.value(np.stack([game.observe(p) for p in range(game.n)]))
+    def _estimates(self, games: list) -> np.ndarray:
+        n = games[0].n
+        observations = np.stack([game.observe(p) for game in games for p in range(n)])
+        values = self.network.value(observations).reshape(len(games), n)
         if self.leaf == "both":
-            return (values + super()._estimate(game)) / 2
+            return (values + super()._estimates(games)) / 2
         return values

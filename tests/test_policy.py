@@ -132,6 +132,24 @@ def test_the_network_guided_search_replays_exactly_from_its_seed(policy_file):
     assert agent.last_iterations <= 12
 
 
+def test_the_guided_search_values_each_sweep_in_one_network_pass(policy_file):
+    agent = make_agent(f"guided:net={policy_file},iterations=30,rounds=1", seed=3)
+    batches, value = [], agent.network.value
+    agent.network.value = lambda observations: batches.append(len(observations)) or value(observations)
+    game = Game(2, seed=3)
+    while np.count_nonzero(game.legal_mask()) < 3:
+        game.step(int(np.flatnonzero(game.legal_mask())[0]))
+    agent.act(game.observe(game.current_player), game.legal_mask(), PlayerView(game, game.current_player))
+    moves = len(agent.last_values)
+    assert batches == [2 * moves] * (agent.last_iterations // moves)  # every seat of every root move's leaf
+    leaves = [game.clone() for _ in range(3)]
+    for steps, leaf in enumerate(leaves):
+        for _ in range(steps):
+            leaf.step(int(np.flatnonzero(leaf.legal_mask())[-1]))
+    one_by_one = np.concatenate([agent._estimates([leaf]) for leaf in leaves])
+    np.testing.assert_allclose(agent._estimates(leaves), one_by_one, atol=1e-6)
+
+
 @pytest.mark.parametrize(
     "options, message",
     [("iterations=10", "needs net=PATH.pt"), ("net=X.pt,seconds=1", "iterations alone"), ("net=X.pt,leaf=no", "leaf")],
