@@ -32,8 +32,8 @@ def export(model, path) -> None:
 
     policy = model.policy
     extractor = policy.mlp_extractor
-    layers = [m.out_features for m in extractor.policy_net if isinstance(m, torch.nn.Linear)]
-    if layers != [m.out_features for m in extractor.value_net if isinstance(m, torch.nn.Linear)]:
+    layers = widths(extractor.policy_net)
+    if layers != widths(extractor.value_net):
         raise ConfigError("a policy file holds policy and value towers of the same layers")
     state = {name: t.detach().cpu().clone() for name, t in policy.state_dict().items()}
     torch.save(
@@ -46,6 +46,11 @@ def export(model, path) -> None:
         },
         path,
     )
+
+
+def widths(tower) -> list[int]:
+    """The sizes of a tower's linear layers: a policy file's ``layers``."""
+    return [m.out_features for m in tower if hasattr(m, "out_features")]
 
 
 class Network:
@@ -97,6 +102,16 @@ def load_policy(path) -> Network:
     except RuntimeError as exc:
         raise ConfigError(f"{path} does not fit Tribune's spaces: {exc}") from None
     return network
+
+
+def start_from(model, path) -> None:
+    """Set a MaskablePPO model's network to the one in the policy file at `path` (checked as
+    :func:`load_policy` checks it); ConfigError if its layers are not the model's."""
+    network = load_policy(path)
+    ours, saved = widths(model.policy.mlp_extractor.policy_net), widths(network.modules["mlp_extractor"]["policy_net"])
+    if saved != ours:
+        raise ConfigError(f"{path} has layers {saved}, the run's network {ours} (net_arch)")
+    model.policy.load_state_dict(network.modules.state_dict(), strict=True)
 
 
 class PolicyAgent(weights.WeightsAgent):

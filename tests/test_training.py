@@ -11,6 +11,7 @@ from click.testing import CliRunner
 pytest.importorskip("sb3_contrib")
 
 from agents import make_agent  # noqa: E402
+from agents.trained import POLICIES  # noqa: E402
 from training.cli import main  # noqa: E402
 from training.learning import config as configs  # noqa: E402
 from training.learning.imitation import demonstrations, imitate, sb3_outputs  # noqa: E402
@@ -196,6 +197,26 @@ def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
         env.step(random_legal(env.action_masks(), np.random.default_rng(0)))
     result = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--advisor", ""])
     assert result.exit_code != 0 and "cannot change advisor ('heuristic' -> '')" in result.output
+
+
+def test_a_run_starts_from_a_policy_file_trained_at_another_table_size(run, tmp_path):
+    """init_policy: the 3-player run's network is the 2-player run's policy file, before any step."""
+    from agents.policy import PolicyAgent
+    from training.learning.selfplay import Trainer
+
+    policy = run[0] / "policy.pt"
+    config = configs.from_dict(tomllib.loads(TINY)).replace(players=3, init_policy=str(policy), imitation_games=0)
+    env = VectorEnv(num_envs=2, num_players=3, opponents="random", seed=0)
+    model = Trainer(config, tmp_path / "from-2p")._model(env)
+    game, rng, agent = Game(3, seed=5), np.random.default_rng(5), PolicyAgent(path=str(policy))
+    for _ in range(60):
+        obs, mask = game.observe(game.current_player)[None], game.legal_mask()[None].astype(bool)
+        ours = model.policy.get_distribution(model.policy.obs_to_tensor(obs)[0], action_masks=mask)
+        np.testing.assert_allclose(ours.distribution.probs.detach().numpy(), agent.probabilities(obs, mask), atol=1e-6)
+        game.step(int(rng.choice(game.legal_actions())))
+    wider = config.replace(net_arch="32")
+    with pytest.raises(ConfigError, match=r"has layers \[16\], the run's network \[32\] \(net_arch\)"):
+        Trainer(wider, tmp_path / "wider")._model(env)
 
 
 def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path):
@@ -394,6 +415,12 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
         ("advisor = 'ismcts:seconds=nan'", "ismcts: seconds must be a number from 0 to 3,600, got nan"),
         ("eval_opponents = 'heuristic:depth=2'", "bad options for agent 'heuristic'"),
         ("baselines = 'policy:missing.pt=1'", "'policy:missing.pt' names no file"),
+        ("init_policy = 'missing.pt'", "init_policy 'missing.pt' names no file"),
+        (
+            f"init_policy = '{POLICIES[4]}'\nbackend = 'rllib'",
+            "init_policy starts a MaskablePPO network without advice",
+        ),
+        (f"init_policy = '{POLICIES[4]}'\nadvisor = 'heuristic'", "init_policy starts a MaskablePPO network"),
     ],
 )
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):

@@ -78,6 +78,12 @@ class TrainConfig:
     advisor: str = setting(
         "", "Agent spec whose move is appended to the learner's observations, e.g. heuristic ('': none)."
     )
+    init_policy: str = setting(
+        "",
+        "Policy file (.pt) whose network the run starts from, before any imitation: e.g. one trained at "
+        "another table size, since observations and actions are the same for 2 to 5 players ('': a new "
+        "network). Its layers must be net_arch's.",
+    )
     eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
     eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
     eval_opponents: str = setting(
@@ -117,6 +123,13 @@ class TrainConfig:
             raise ConfigError(f"bad training config: backend must be one of {BACKENDS}, got {self.backend!r}")
         if self.backend == "rllib" and self.advisor:
             raise ConfigError("bad training config: the rllib backend has no advisor (advisor = '')")
+        if self.init_policy and (self.backend == "rllib" or self.advisor):
+            raise ConfigError(
+                "bad training config: init_policy starts a MaskablePPO network without advice "
+                "(backend = 'sb3', advisor = '')"
+            )
+        if self.init_policy and not Path(self.init_policy).expanduser().is_file():
+            raise ConfigError(f"bad training config: init_policy {self.init_policy!r} names no file")
         if self.n_steps * self.num_envs > MAX_ROLLOUT:
             raise ConfigError(
                 f"bad training config: n_steps x num_envs must be at most {MAX_ROLLOUT:,} "

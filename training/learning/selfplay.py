@@ -96,6 +96,11 @@ class Trainer(Run):
             policy_kwargs={"net_arch": {"pi": layers, "vf": layers}},
         )
         model.advisor = c.advisor or None  # saved with the model: ModelAgent asks the same advisor
+        if c.init_policy:
+            from agents.policy import start_from
+
+            start_from(model, c.init_policy)
+            self.echo(f"the network starts from {c.init_policy}")
         return model
 
     def _logger(self):
