@@ -528,6 +528,18 @@ def test_demonstrations_do_not_depend_on_the_number_of_workers():
     assert np.array_equal(one.actions, two.actions) and np.array_equal(one.returns, two.returns)
 
 
+def test_every_recipe_in_training_configs_is_a_valid_config(monkeypatch):
+    """Each recipe reads as its comment says to run it: from the repository's root."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    recipes = sorted((root / "training" / "configs").glob("*.toml"))
+    assert len(recipes) >= 8
+    for path in recipes:
+        assert configs.read(path).steps > 0, path.name
+
+
 def test_the_readme_commands_are_the_main_job_and_ci():
     """The first README command trains from a valid config; the second is what .ci/run runs."""
     import re
