@@ -12,4 +12,4 @@ with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs
 from pathlib import Path
 
 SHIPPED = Path(__file__).with_name("advised-2p.zip")
-POLICIES = {n: Path(__file__).with_name(f"selfplay-{n}p.pt") for n in (3, 4, 5)}
+POLICIES = {n: Path(__file__).with_name(f"selfplay-{n}p.pt") for n in (2, 3, 4, 5)}
