@@ -57,9 +57,7 @@ class OpenSpielISMCTSAgent(Agent):
             from .policy import PolicyAgent
             from .trained import POLICIES
 
-            path = self.net or POLICIES.get(players)
-            if path is None:
-                raise ConfigError(f"openspiel-ismcts: no shipped policy for {players} players; give net=PATH.pt")
+            path = self.net or POLICIES[players]  # a policy ships for every table size
             self._networks[players] = NetworkEvaluator(PolicyAgent(path=str(path)))
         return self._networks[players]
 

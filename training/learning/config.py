@@ -80,9 +80,9 @@ class TrainConfig:
     )
     init_policy: str = setting(
         "",
-        "Policy file (.pt) whose network the run starts from, before any imitation: e.g. one trained at "
+        "Policy file (.pt) whose network a new run starts from, before any imitation: e.g. one trained at "
         "another table size, since observations and actions are the same for 2 to 5 players ('': a new "
-        "network). Its layers must be net_arch's.",
+        "network). Its layers must be net_arch's; a resumed run continues from its checkpoint.",
     )
     eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
     eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
@@ -128,8 +128,6 @@ class TrainConfig:
                 "bad training config: init_policy starts a MaskablePPO network without advice "
                 "(backend = 'sb3', advisor = '')"
             )
-        if self.init_policy and not Path(self.init_policy).expanduser().is_file():
-            raise ConfigError(f"bad training config: init_policy {self.init_policy!r} names no file")
         if self.n_steps * self.num_envs > MAX_ROLLOUT:
             raise ConfigError(
                 f"bad training config: n_steps x num_envs must be at most {MAX_ROLLOUT:,} "

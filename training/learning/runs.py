@@ -78,7 +78,17 @@ STATE = {
 
 # Settings a resumed run cannot change: the trainer, the network, what its games are, and
 # the evaluation that ranks its policies for the best one.
-KEPT_ON_RESUME = ("backend", "players", "net_arch", "seed", "reward", "eval_opponents", "eval_games", "advisor")
+KEPT_ON_RESUME = (
+    "backend",
+    "players",
+    "net_arch",
+    "seed",
+    "reward",
+    "eval_opponents",
+    "eval_games",
+    "advisor",
+    "init_policy",
+)
 
 
 @dataclass(frozen=True)
@@ -157,6 +167,8 @@ class Run:
         else:
             if self.files.state.exists():
                 raise ConfigError(f"{out} already holds a run; resume it, or choose another directory")
+            if config.init_policy and not Path(config.init_policy).expanduser().is_file():
+                raise ConfigError(f"init_policy {config.init_policy!r} names no file")
             self._clear_unstarted()
             self.state = {"steps": 0, "snapshots": [], "best": None, "segments": 0}
         self.config = config
