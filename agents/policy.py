@@ -15,8 +15,6 @@ gives the value head's estimate, for a search that values positions with it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from tribune_env.errors import ConfigError
@@ -109,7 +107,7 @@ def load_policy(path) -> Network:
 def start_from(model, path) -> None:
     """Set a MaskablePPO model's network to the one in the policy file at `path` (checked as
     :func:`load_policy` checks it); ConfigError if its layers are not the model's."""
-    network = load_policy(Path(path).expanduser())
+    network = load_policy(path)
     ours, saved = widths(model.policy.mlp_extractor.policy_net), widths(network.modules["mlp_extractor"]["policy_net"])
     if saved != ours:
         raise ConfigError(f"{path} has layers {saved}, the run's network {ours} (net_arch)")

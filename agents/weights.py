@@ -26,11 +26,12 @@ def read(path, form: str, version: int, what: str, max_width: int) -> dict:
     """The checked contents of a weights file of format `form` (a `what`, for messages)."""
     import torch
 
-    if not path or not Path(path).is_file():
+    file = Path(path).expanduser() if path else None  # "~/x.pt", as the training config checks it
+    if file is None or not file.is_file():
         raise ConfigError(f"no {what} at {path!r}")
-    files.check_size(Path(path).stat().st_size, MAX_BYTES, f"{what} {path}")
+    files.check_size(file.stat().st_size, MAX_BYTES, f"{what} {path}")
     try:
-        saved = torch.load(path, map_location="cpu", weights_only=True)
+        saved = torch.load(file, map_location="cpu", weights_only=True)
     except Exception as exc:  # not a torch file, a corrupt one, or one holding objects beyond tensors
         raise ConfigError(f"{path} is not a Tribune {what}: {exc}") from None
     if not isinstance(saved, dict) or saved.get("format") != form or saved.get("version") != version:

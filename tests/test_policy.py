@@ -85,6 +85,14 @@ def test_a_policy_agent_travels_by_its_path(policy_file):
     np.testing.assert_array_equal(copy.probabilities(obs, mask), agent.probabilities(obs, mask))
 
 
+def test_a_policy_file_under_the_home_directory_loads_by_its_tilde_path(policy_file, monkeypatch):
+    """A training config accepts "~/x.pt" (it expands the path); the reader expands it the same way."""
+    monkeypatch.setenv("HOME", str(policy_file.parent))
+    agent, direct = make_agent(f"policy:~/{policy_file.name}"), PolicyAgent(path=str(policy_file))
+    obs, mask = Game(2, seed=1).observe(0)[None], Game(2, seed=1).legal_mask()[None]
+    np.testing.assert_array_equal(agent.probabilities(obs, mask), direct.probabilities(obs, mask))
+
+
 def test_damaged_and_code_carrying_files_are_refused_without_running_anything(policy_file, tmp_path):
     import torch
 
