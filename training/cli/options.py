@@ -32,7 +32,8 @@ def loads_models(command: click.Command) -> click.Command:
     command.help = inspect.cleandoc(command.help) + (
         "\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
         "of pickled Python objects: loading one runs its code, so load only model files you trust. "
-        "RLlib policies (rllib:PATH.pt) hold tensors only and run no code."
+        "Policy files (policy:PATH.pt, guided:net=PATH.pt) and RLlib policies (rllib:PATH.pt) hold tensors "
+        "only and run no code."
     )
     return command
 
