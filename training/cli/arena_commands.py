@@ -93,9 +93,10 @@ def tournament_command(
     """Play agents against each other, one spec per seat (2 to 5 seats).
 
     AGENT specs: random, heuristic, ismcts[:key=value,...], guided:net=PATH.pt[,...],
-    policy:PATH.pt, model:PATH.zip, rllib:PATH.pt; the same spec may sit in several seats. Every deal is played once per rotation of the seating, so each
-    entrant plays every seat with the same cards. Reports win rates with 95% Wilson
-    intervals, mean scores and ranks, OpenSkill ratings and how the games ended.
+    policy:PATH.pt, model:PATH.zip, rllib:PATH.pt; the same spec may sit in several
+    seats. Every deal is played once per rotation of the seating, so each entrant plays
+    every seat with the same cards. Reports win rates with 95% Wilson intervals, mean
+    scores and ranks, OpenSkill ratings and how the games ended.
     """
     if not 2 <= len(specs) <= 5:
         raise click.UsageError(f"give one agent spec per seat, 2 to 5 of them; got {len(specs)}")
