@@ -32,6 +32,20 @@ REGISTRY = {
 # Agents whose spec is their file: everything after the colon is the path.
 FILE_AGENTS = {"model": ".zip", "policy": ".pt", "rllib": ".pt"}
 
+# How the agents that take options are written; every other agent is its bare name.
+OPTION_FORMS = {
+    "ismcts": "ismcts[:key=value,...]",
+    "guided": "guided:net=PATH.pt[,key=value,...]",
+    "openspiel-ismcts": "openspiel-ismcts[:key=value,...]",
+}
+
+
+def spec_forms() -> list[str]:
+    """Every registered agent's spec as the command line takes it: help texts list these, so
+    they name each agent the registry knows and no other."""
+    file_forms = {name: f"{name}:PATH{suffix}" for name, suffix in FILE_AGENTS.items()}
+    return [file_forms.get(name) or OPTION_FORMS.get(name, name) for name in REGISTRY]
+
 
 def _value(text: str):
     for kind in (int, float):
@@ -90,4 +104,4 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         raise ConfigError(f"bad options for agent {name!r} in {spec!r}: {exc}") from None
 
 
-__all__ = ["Agent", "FILE_AGENTS", "RandomAgent", "REGISTRY", "locate", "make_agent", "parse_spec"]
+__all__ = ["Agent", "FILE_AGENTS", "RandomAgent", "REGISTRY", "locate", "make_agent", "parse_spec", "spec_forms"]

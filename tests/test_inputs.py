@@ -6,6 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from agents import REGISTRY
 from training.arena import records
 from training.cli import main
 from tribune_env import ConfigError, StateFormatError, files
@@ -74,6 +75,14 @@ def test_a_record_appended_starts_its_own_line(tmp_path):
 def test_commands_that_load_models_say_that_model_files_run_code(command):
     result = CliRunner().invoke(main, [command, "--help"], terminal_width=400)
     assert "loading one runs its code, so load only model files you trust" in result.output
+
+
+@pytest.mark.parametrize("command", ["tournament", "ladder", "play", "evaluate", "serve"])
+def test_commands_that_take_agents_list_every_registered_spec(command):
+    result = CliRunner().invoke(main, [command, "--help"], terminal_width=1000)
+    listed = result.output.split("Agent specs: ")[1].split(".\n")[0].split(", ")
+    assert [form.partition(":")[0].partition("[")[0] for form in listed] == list(REGISTRY)
+    assert {"ismcts[:key=value,...]", "guided:net=PATH.pt[,key=value,...]", "policy:PATH.pt"} <= set(listed)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..bounds import MAX_GAMES, MAX_ROUND_LIMIT
-from .options import SEED, WORKERS, FiniteRange, loads_models, output, ray_address, usage_errors
+from .options import SEED, WORKERS, FiniteRange, loads_models, output, ray_address, takes_agents, usage_errors
 
 
 def _game_options(command):
@@ -58,6 +58,7 @@ def _agents(specs) -> list:
 
 
 @loads_models
+@takes_agents
 @click.command("tournament")
 @click.argument("specs", metavar="AGENT...", nargs=-1, required=True)
 @click.option(
@@ -92,11 +93,9 @@ def tournament_command(
 ):
     """Play agents against each other, one spec per seat (2 to 5 seats).
 
-    AGENT specs: random, heuristic, ismcts[:key=value,...], guided:net=PATH.pt[,...],
-    policy:PATH.pt, model:PATH.zip, rllib:PATH.pt; the same spec may sit in several
-    seats. Every deal is played once per rotation of the seating, so each entrant plays
-    every seat with the same cards. Reports win rates with 95% Wilson intervals, mean
-    scores and ranks, OpenSkill ratings and how the games ended.
+    The same spec may sit in several seats. Every deal is played once per rotation of the
+    seating, so each entrant plays every seat with the same cards. Reports win rates with
+    95% Wilson intervals, mean scores and ranks, OpenSkill ratings and how the games ended.
     """
     if not 2 <= len(specs) <= 5:
         raise click.UsageError(f"give one agent spec per seat, 2 to 5 of them; got {len(specs)}")
@@ -119,6 +118,7 @@ def tournament_command(
 
 
 @loads_models
+@takes_agents
 @click.command("ladder")
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option(
@@ -180,6 +180,7 @@ def ladder_command(players, specs, games, seed, workers, out, plot):
 
 
 @loads_models
+@takes_agents
 @click.command("play")
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat, from 0.")

@@ -18,7 +18,7 @@ from tribune_env.errors import ConfigError
 
 from ..bounds import MAX_GAMES
 from ..learning import config as configs
-from .options import SEED, WORKERS, loads_models, output, ray_address, usage_errors
+from .options import SEED, WORKERS, loads_models, output, ray_address, takes_agents, usage_errors
 
 
 def _setting_flags(command):
@@ -121,6 +121,7 @@ def model_spec(model: str) -> str:
 
 
 @loads_models
+@takes_agents
 @click.command("evaluate")
 @click.argument("model")
 @click.option(

@@ -38,6 +38,14 @@ def loads_models(command: click.Command) -> click.Command:
     return command
 
 
+def takes_agents(command: click.Command) -> click.Command:
+    """List in a command's help every agent spec it accepts, from the agent registry."""
+    from agents import spec_forms
+
+    command.help = inspect.cleandoc(command.help) + "\n\nAgent specs: " + ", ".join(spec_forms()) + "."
+    return command
+
+
 def ray_address(help: str):
     """The --ray-address option: where Ray runs the work (see training/cluster.py)."""
     return click.option("--ray-address", metavar="ADDRESS", help=help)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import click
 
-from .options import output
+from .options import output, takes_agents
 
 
+@takes_agents
 @click.command("serve")
 @click.option(
     "--host",
@@ -33,8 +34,7 @@ def serve_command(host, port, records):
 
     The page opens records files (--records of a tournament, tribune play --record) by
     path or upload and steps through a game on a drawn board, whole or as one seat saw
-    it; or seats you against agent specs (random, heuristic, ismcts[:...], guided:net=PATH.pt,
-    policy:PATH.pt, model:PATH.zip, rllib:PATH.pt). Everything it needs ships with the
+    it; or seats you against agents, by their specs. Everything it needs ships with the
     package. Needs the web extra: pip install -e '.[web]'.
     """
     try:
