@@ -27,23 +27,28 @@ class FiniteRange(click.FloatRange):
         return value
 
 
+def _add_paragraph(command: click.Command, paragraph: str) -> click.Command:
+    """End a command's help with one more paragraph."""
+    command.help = inspect.cleandoc(command.help) + "\n\n" + paragraph
+    return command
+
+
 def loads_models(command: click.Command) -> click.Command:
     """Say in a command's help that the model files it may load run code."""
-    command.help = inspect.cleandoc(command.help) + (
-        "\n\nModel files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
+    return _add_paragraph(
+        command,
+        "Model files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
         "of pickled Python objects: loading one runs its code, so load only model files you trust. "
         "Policy files (policy:PATH.pt, guided:net=PATH.pt) and RLlib policies (rllib:PATH.pt) hold tensors "
-        "only and run no code."
+        "only and run no code.",
     )
-    return command
 
 
 def takes_agents(command: click.Command) -> click.Command:
     """List in a command's help every agent spec it accepts, from the agent registry."""
     from agents import spec_forms
 
-    command.help = inspect.cleandoc(command.help) + "\n\nAgent specs: " + ", ".join(spec_forms()) + "."
-    return command
+    return _add_paragraph(command, "Agent specs: " + ", ".join(spec_forms()) + ".")
 
 
 def ray_address(help: str):
