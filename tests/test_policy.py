@@ -167,8 +167,16 @@ def test_the_guided_search_refuses_a_time_budget_and_bad_options(options, messag
         make_agent(f"guided:{options}")
 
 
-@pytest.mark.parametrize("players", sorted(POLICIES))
-def test_each_shipped_policy_loads_by_spec_and_plays_a_legal_game(players):
-    assert POLICIES[players].stat().st_size < 20 * 2**20
-    agent = make_agent(f"policy:{POLICIES[players]}", seed=0)
-    play_legal_game(agent, players)
+SHIPPED_FILES = sorted(POLICIES[2].parent.glob("*.pt"))
+
+
+@pytest.mark.parametrize("path", SHIPPED_FILES, ids=lambda path: path.name)
+def test_each_shipped_policy_loads_by_spec_and_plays_a_legal_game(path):
+    """Every policy file in agents/trained (the strongest by size, and the ones their recipes start from)."""
+    players = int(path.stem[-2])  # selfplay-4p.pt, tables-3p.pt: the size it was trained for
+    assert path.stat().st_size < 20 * 2**20
+    play_legal_game(make_agent(f"policy:{path}", seed=0), players)
+
+
+def test_a_policy_ships_for_every_table_size():
+    assert sorted(POLICIES) == [2, 3, 4, 5] and set(POLICIES.values()) <= set(SHIPPED_FILES)

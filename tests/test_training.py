@@ -2,6 +2,7 @@
 
 import csv
 import json
+import re
 
 import numpy as np
 import pytest
@@ -142,7 +143,7 @@ def test_a_run_on_two_processes_trains_against_its_snapshots(run, tmp_path):
     from training.learning.selfplay import Trainer
     from training.learning.shards import ShardedVectorEnv
 
-    env = Trainer(configs.read(tmp_path / "two.toml"), tmp_path / "probe")._env(seed=0)
+    env = Trainer(configs.read(tmp_path / "two.toml"), tmp_path / "probe")._env(steps=0)
     try:  # the run's games were on two processes
         assert isinstance(env, ShardedVectorEnv) and len(env._workers) == 2 and env.num_envs == 4
     finally:
@@ -246,6 +247,34 @@ def test_a_run_starts_from_its_policy_file_before_imitating_and_resumes_without_
     assert json.loads((tmp_path / "run" / "state.json").read_text())["steps"] == 256
     other = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "run"), "--resume", "--init-policy", "x.pt"])
     assert other.exit_code != 0 and "cannot change init_policy" in other.output
+
+
+def test_a_run_at_several_table_sizes_plays_each_stage_at_its_size_and_resumes_mid_cycle(tmp_path, monkeypatch):
+    """table_sizes '3,4' with stage_steps 128 (one rollout): 3, 4, 3, 4 players; a resumed run at 256 plays 3."""
+    from training.learning import selfplay
+
+    played = []
+    make_env = selfplay.Trainer._env
+
+    def recording(self, steps):
+        env = make_env(self, steps)
+        played.append((steps, env.num_players))
+        return env
+
+    monkeypatch.setattr(selfplay.Trainer, "_env", recording)
+    (tmp_path / "tables.toml").write_text(TINY.replace("imitation_games = 2", 'table_sizes = "3,4"\nstage_steps = 128'))
+    out = str(tmp_path / "run")
+    first = CliRunner().invoke(
+        main, ["train", "--config", str(tmp_path / "tables.toml"), "--out", out, "--steps", "256"]
+    )
+    assert first.exit_code == 0, first.output
+    assert "games at 3,4 players in turn, 128 steps each" in first.output and "4 players from step 128" in first.output
+    resumed = CliRunner().invoke(main, ["train", "--out", out, "--resume", "--steps", "512"])
+    assert resumed.exit_code == 0, resumed.output
+    assert played == [(0, 3), (128, 4), (256, 3), (384, 4)]
+    assert re.search(r"^heuristic +2 +2 ", resumed.output, re.M)  # evaluated at players (TINY's 2), not at a stage's
+    changed = CliRunner().invoke(main, ["train", "--out", out, "--resume", "--table-sizes", "4,3"])
+    assert changed.exit_code != 0 and "cannot change table_sizes ('3,4' -> '4,3')" in changed.output
 
 
 def test_a_new_run_from_a_missing_policy_file_is_refused_before_writing(tmp_path):
@@ -382,10 +411,10 @@ def test_a_run_that_stopped_before_its_first_checkpoint_does_not_block_the_same_
 
     out = tmp_path / "run"
 
-    def fail(self, env, start):
+    def fail(self, model, start):
         raise RuntimeError("the machine ran out of something")
 
-    monkeypatch.setattr(selfplay.Trainer, "_train", fail)
+    monkeypatch.setattr(selfplay.Trainer, "_before_learning", fail)
     args = ["train", "--out", str(out), "--steps", "64", "--num-envs", "2", "--eval-games", "1", "--workers", "1"]
     assert CliRunner().invoke(main, args).exit_code != 0
     assert (out / "config.toml").exists() and not (out / "state.json").exists()
@@ -428,6 +457,10 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
         ("eval_opponents = 'random,ismcts:depth'", "not key=value"),
         ("advisor = 'heuristik'", "unknown agent 'heuristik'"),
         ("players = ", "not valid TOML"),
+        ("table_sizes = '3,6'", "table_sizes '3,6' is not player counts from 2 to 5 like '5,3,4'"),
+        ("table_sizes = '3;4'", "table_sizes '3;4' is not player counts"),
+        ("table_sizes = '4'\nbackend = 'rllib'", "the rllib backend trains at one table size"),
+        ("stage_steps = 0", "stage_steps must be 1 to 10,000,000,000"),
         ("a = " + "[" * 100_000 + "]" * 100_000, "nested more than 32 levels deep"),
         (
             'net_arch = "[[[["  # [[[[\nplayers = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',

@@ -82,8 +82,10 @@ def train_command(config_file, out, resume, ray_address, **flags):
         else:
             base = configs.read(config_file) if config_file else configs.TrainConfig()
         config = configs.from_dict(given, base, source="flags")
+        tables = f" (games at {config.table_sizes} players in turn, {config.stage_steps:,} steps each)"
         click.echo(
-            f"training {config.players}-player self-play with {config.backend} for {config.steps:,} steps into {out}"
+            f"training {config.players}-player self-play{tables if config.table_sizes else ''} "
+            f"with {config.backend} for {config.steps:,} steps into {out}"
         )
         if config.backend == "rllib":
             from ..cluster import require_ray

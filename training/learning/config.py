@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from tribune_env import files
+from tribune_env.data import MAX_PLAYERS, MIN_PLAYERS
 from tribune_env.envs.rewards import SCHEMES
 from tribune_env.errors import ConfigError
 
@@ -84,6 +85,12 @@ class TrainConfig:
         "another table size, since observations and actions are the same for 2 to 5 players ('': a new "
         "network). Its layers must be net_arch's; a resumed run continues from its checkpoint.",
     )
+    table_sizes: str = setting(
+        "",
+        "Table sizes the learner's games cycle through, stage_steps decisions at each, e.g. '5,3,4' "
+        "('': players only). Evaluations stay at players.",
+    )
+    stage_steps: int = setting(400_000, "Decisions at each size of table_sizes before the next.", Range(1, MAX_STEPS))
     eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
     eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
     eval_opponents: str = setting(
@@ -128,12 +135,15 @@ class TrainConfig:
                 "bad training config: init_policy starts a MaskablePPO network without advice "
                 "(backend = 'sb3', advisor = '')"
             )
+        if self.backend == "rllib" and self.table_sizes:
+            raise ConfigError("bad training config: the rllib backend trains at one table size (table_sizes = '')")
         if self.n_steps * self.num_envs > MAX_ROLLOUT:
             raise ConfigError(
                 f"bad training config: n_steps x num_envs must be at most {MAX_ROLLOUT:,} "
                 f"(the rollout is held in memory), got {self.n_steps * self.num_envs:,}"
             )
         self.layers()
+        self.sizes()
         from agents import FILE_AGENTS, make_agent, parse_spec
 
         # every agent is checked now, before a run writes anything: built (its options checked by
@@ -160,6 +170,36 @@ class TrainConfig:
                 f"layers of at most {MAX_WIDTH}"
             )
         return sizes
+
+    def sizes(self) -> list[int]:
+        """The table sizes the learner's games cycle through, one stage of stage_steps decisions each.
+
+        Observations and actions are the same for every size, so one network learns at all of
+        them; a network trained at one size against one opponent over-fits to that table.
+        """
+        if not self.table_sizes.strip():
+            return [self.players]
+        try:
+            sizes = [int(s) for s in self.table_sizes.split(",")]
+        except ValueError:
+            sizes = []
+        if not sizes or not all(MIN_PLAYERS <= n <= MAX_PLAYERS for n in sizes):
+            raise ConfigError(
+                f"bad training config: table_sizes {self.table_sizes!r} is not player counts "
+                f"from {MIN_PLAYERS} to {MAX_PLAYERS} like '5,3,4'"
+            )
+        return sizes
+
+    def table_size(self, steps: int) -> int:
+        """The table size of the stage `steps` decisions fall in."""
+        sizes = self.sizes()
+        return sizes[steps // self.stage_steps % len(sizes)]
+
+    def stage_end(self, steps: int) -> int:
+        """Where the stage that `steps` falls in ends: the next change of table size, or the run's end."""
+        if len(set(self.sizes())) == 1:
+            return self.steps
+        return min(self.steps, (steps // self.stage_steps + 1) * self.stage_steps)
 
     def pool(self) -> list[tuple[str, float]]:
         """The baseline members of the opponent pool: (agent spec, weight)."""

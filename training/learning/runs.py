@@ -81,6 +81,8 @@ STATE = {
 KEPT_ON_RESUME = (
     "backend",
     "players",
+    "table_sizes",
+    "stage_steps",
     "net_arch",
     "seed",
     "reward",

@@ -123,22 +123,39 @@ class Trainer(Run):
 
     # ----------------------------------------------------------------- the run
     def run(self) -> dict:
-        """Train until ``config.steps``, evaluate, and return the final evaluation rows."""
+        """Train until ``config.steps``, evaluate, and return the final evaluation rows.
+
+        With several table sizes (``table_sizes``) the model plays each stage's games in a vector
+        of that size; each stage draws its games from the seed and the step it starts at.
+        """
         c = self.config
         start = self.state["steps"]
-        env = self._env(derive_seed(c.seed, start))
+        env = self._env(start)
         try:
-            return self._train(env, start)
+            model = self._model(env)
+            self._before_learning(model, start)
+            callback = SelfPlayCallback(self)
+            while model.num_timesteps < c.steps:
+                now = int(model.num_timesteps)
+                if c.table_size(now) != env.num_players:
+                    env.close()
+                    env = self._env(now)
+                    model.set_env(env)  # the next learn() resets the new games
+                    self.echo(f"{env.num_players} players from step {now:,}")
+                model.learn(c.stage_end(now) - now, callback=callback, reset_num_timesteps=not now)
+            callback.finish(model)
+            return self.result()
         finally:
             env.close()
 
-    def _env(self, seed: int):
-        """The learner's games, split over the worker processes when there are several."""
+    def _env(self, steps: int):
+        """The learner's games for the stage at `steps`, split over the worker processes when there are several."""
         c = self.config
+        seed = derive_seed(c.seed, steps)
         shards = min(self.workers(), c.num_envs)
         settings = {
             "num_envs": c.num_envs,
-            "num_players": c.players,
+            "num_players": c.table_size(steps),
             "opponents": self._pool(),
             "reward": c.reward,
             "seed": seed,
@@ -146,9 +163,9 @@ class Trainer(Run):
         }
         return VectorEnv(**settings) if shards == 1 else ShardedVectorEnv(shards=shards, **settings)
 
-    def _train(self, env, start: int) -> dict:
+    def _before_learning(self, model, start: int) -> None:
+        """A resumed run's new games, the evaluation opponents checked, the imitation warm start, the logger."""
         c = self.config
-        model = self._model(env)
         if start:  # a resumed run draws new games, not the first ones again
             model.set_random_seed(derive_seed(c.seed, start))
         from agents import make_agent
@@ -158,11 +175,6 @@ class Trainer(Run):
         if not start and c.imitation_games:
             self.warm_start(model.policy, imitation.sb3_outputs(model.policy))
         model.set_logger(self._logger())
-        callback = SelfPlayCallback(self)
-        if c.steps > start:
-            model.learn(c.steps - start, callback=callback, reset_num_timesteps=not start)
-        callback.finish(model)
-        return self.result()
 
     # ----------------------------------------------------------------- events
     def snapshot(self, model, env) -> None:
@@ -213,6 +225,8 @@ class SelfPlayCallback(BaseCallback):
         self.bar = None
 
     def _on_training_start(self) -> None:
+        if self.bar is not None:  # the next table size's stage: the same bar, the same clock
+            return
         c = self.trainer.config
         self.bar = self.trainer.bar(c.steps, "steps", initial=self.num_timesteps)
         self.started = time.perf_counter()
