@@ -174,8 +174,8 @@ class TrainConfig:
     def sizes(self) -> list[int]:
         """The table sizes the learner's games cycle through, one stage of stage_steps decisions each.
 
-        Observations and actions are the same for every size, so one network learns at all of
-        them; a network trained at one size against one opponent over-fits to that table.
+        Observations and actions are the same for every size, so one network can learn from the
+        games of all of them (docs/training.md has what it gained at each size).
         """
         if not self.table_sizes.strip():
             return [self.players]
