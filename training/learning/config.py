@@ -158,10 +158,7 @@ class TrainConfig:
             raise ConfigError("bad training config: eval_opponents names no agent")
 
     def layers(self) -> list[int]:
-        try:
-            sizes = [int(s) for s in self.net_arch.split(",")]
-        except ValueError:
-            sizes = []
+        sizes = _integers(self.net_arch)
         if not sizes or min(sizes) < 1:
             raise ConfigError(f"bad training config: net_arch {self.net_arch!r} is not sizes like '256,256'")
         if len(sizes) > MAX_LAYERS or max(sizes) > MAX_WIDTH:
@@ -179,10 +176,7 @@ class TrainConfig:
         """
         if not self.table_sizes.strip():
             return [self.players]
-        try:
-            sizes = [int(s) for s in self.table_sizes.split(",")]
-        except ValueError:
-            sizes = []
+        sizes = _integers(self.table_sizes)
         if not sizes or not all(MIN_PLAYERS <= n <= MAX_PLAYERS for n in sizes):
             raise ConfigError(
                 f"bad training config: table_sizes {self.table_sizes!r} is not player counts "
@@ -229,6 +223,14 @@ class TrainConfig:
 
 
 NAMES = {f.name for f in fields(TrainConfig)}
+
+
+def _integers(text: str) -> list[int]:
+    """'256,256' as [256, 256]; [] when an item is not an integer (the caller names the setting)."""
+    try:
+        return [int(item) for item in text.split(",")]
+    except ValueError:
+        return []
 
 
 def from_dict(values: dict, base: TrainConfig | None = None, source: str = "config") -> TrainConfig:
