@@ -27,7 +27,8 @@ MAX_WIDTH = 2048
 
 
 def export(model, path) -> None:
-    """Write a MaskablePPO model's network as a policy file at `path`."""
+    """Write a MaskablePPO model's network as a policy file at `path` (of a privileged critic's
+    policy, its actor and seat value: :mod:`training.learning.critic`)."""
     import torch
 
     policy = model.policy
@@ -35,7 +36,9 @@ def export(model, path) -> None:
     layers = widths(extractor.policy_net)
     if layers != widths(extractor.value_net):
         raise ConfigError("a policy file holds policy and value towers of the same layers")
-    state = {name: t.detach().cpu().clone() for name, t in policy.state_dict().items()}
+    seat_state = getattr(policy, "seat_state", None)  # a privileged critic's policy keeps its seat value
+    plain = seat_state() if seat_state is not None else policy.state_dict()
+    state = {name: t.detach().cpu().clone() for name, t in plain.items()}
     torch.save(
         {
             "format": FORMAT,
@@ -111,7 +114,11 @@ def start_from(model, path) -> None:
     ours, saved = widths(model.policy.mlp_extractor.policy_net), widths(network.modules["mlp_extractor"]["policy_net"])
     if saved != ours:
         raise ConfigError(f"{path} has layers {saved}, the run's network {ours} (net_arch)")
-    model.policy.load_state_dict(network.modules.state_dict(), strict=True)
+    load_seat_state = getattr(model.policy, "load_seat_state", None)  # a privileged critic's policy
+    if load_seat_state is not None:
+        load_seat_state(network.modules.state_dict())
+    else:
+        model.policy.load_state_dict(network.modules.state_dict(), strict=True)
 
 
 class PolicyAgent(weights.WeightsAgent):

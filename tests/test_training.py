@@ -277,6 +277,39 @@ def test_a_run_at_several_table_sizes_plays_each_stage_at_its_size_and_resumes_m
     assert changed.exit_code != 0 and "cannot change table_sizes ('3,4' -> '4,3')" in changed.output
 
 
+def test_a_run_with_a_privileged_critic_imitates_plays_its_snapshots_and_ships_a_seat_policy(tmp_path):
+    """critic = 'privileged': the imitation warm start, PPO on privileged observations with the seat
+    value fitted after each update, a snapshot opponent fed seat observations, evaluations; the
+    policy file plays from the seat's observation; the run resumes, and cannot change its critic."""
+    from agents.policy import PolicyAgent
+    from training.learning.critic import PrivilegedCriticPolicy
+
+    (tmp_path / "privileged.toml").write_text(TINY + 'critic = "privileged"\n')
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        main,
+        ["train", "--config", str(tmp_path / "privileged.toml"), "--out", str(out), "--steps", "384"]
+        + ["--baselines", "random=0.001"],
+    )  # the snapshot plays
+    assert result.exit_code == 0, result.output
+    assert (out / "snapshots" / "step_256.zip").exists() and len(rows(out / "evaluations.csv")) == 4
+    losses = [float(r["train/seat_value_loss"]) for r in rows(out / "progress.csv") if r["train/seat_value_loss"]]
+    assert losses and all(np.isfinite(losses))
+    model = make_agent(f"model:{out / 'model.zip'}").model
+    assert isinstance(model.policy, PrivilegedCriticPolicy)
+    game, agent = Game(2, seed=4, log=False), PolicyAgent(path=str(out / "policy.pt"))
+    assert agent.network.modules["mlp_extractor"]["value_net"][0].in_features == game.obs_layout.size
+    while not game.is_over:
+        action = agent.act(game.observe(game.current_player), game.legal_mask())
+        assert game.legal_mask()[action]
+        game.step(action)
+    resumed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "512"])
+    assert resumed.exit_code == 0, resumed.output
+    assert isinstance(make_agent(f"model:{out / 'model.zip'}").model.policy, PrivilegedCriticPolicy)
+    changed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--critic", "seat"])
+    assert changed.exit_code != 0 and "cannot change critic ('privileged' -> 'seat')" in changed.output
+
+
 def test_a_new_run_from_a_missing_policy_file_is_refused_before_writing(tmp_path):
     from training.learning.selfplay import Trainer
 
@@ -491,6 +524,9 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
             "init_policy starts a MaskablePPO network without advice",
         ),
         (f"init_policy = '{POLICIES[4]}'\nadvisor = 'heuristic'", "init_policy starts a MaskablePPO network"),
+        ("critic = 'oracle'", "critic must be one of ('seat', 'privileged'), got 'oracle'"),
+        ("critic = 'privileged'\nbackend = 'rllib'", "a privileged critic is MaskablePPO's, without advice"),
+        ("critic = 'privileged'\nadvisor = 'heuristic'", "a privileged critic is MaskablePPO's, without advice"),
     ],
 )
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):

@@ -26,6 +26,7 @@ MAX_ROLLOUT = 65_536  # n_steps x num_envs: the rollout is held in memory, about
 MAX_LAYERS, MAX_WIDTH = 4, 512
 MAX_STEPS = 10**10
 BACKENDS = ("sb3", "rllib")  # stable-baselines3's MaskablePPO on this machine; RLlib's PPO on Ray
+CRITICS = ("seat", "privileged")  # what the critic reads: the seat's observation, or every hidden segment too
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,11 @@ class TrainConfig:
         "('': players only). Evaluations stay at players.",
     )
     stage_steps: int = setting(400_000, "Decisions at each size of table_sizes before the next.", Range(1, MAX_STEPS))
+    critic: str = setting(
+        "seat",
+        "What PPO's critic reads: seat (the learner's observation, as the actor) or privileged (also the other "
+        "seats' hidden segments, in training only; the policy still plays from its observation).",
+    )
     eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
     eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
     eval_opponents: str = setting(
@@ -134,6 +140,12 @@ class TrainConfig:
             raise ConfigError(
                 "bad training config: init_policy starts a MaskablePPO network without advice "
                 "(backend = 'sb3', advisor = '')"
+            )
+        if self.critic not in CRITICS:
+            raise ConfigError(f"bad training config: critic must be one of {CRITICS}, got {self.critic!r}")
+        if self.critic == "privileged" and (self.backend == "rllib" or self.advisor):
+            raise ConfigError(
+                "bad training config: a privileged critic is MaskablePPO's, without advice (backend = 'sb3', advisor = '')"
             )
         if self.backend == "rllib" and self.table_sizes:
             raise ConfigError("bad training config: the rllib backend trains at one table size (table_sizes = '')")

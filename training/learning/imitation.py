@@ -133,11 +133,14 @@ def imitate(
 
 
 def sb3_outputs(policy):
-    """``outputs`` for :func:`imitate` of a MaskablePPO policy."""
+    """``outputs`` for :func:`imitate` of a MaskablePPO policy (of a privileged critic's, its seat
+    value: the demonstrations hold the seat's observations only)."""
+    seat_values = getattr(policy, "seat_values", None)
 
     def outputs(observations, masks):
         distribution = policy.get_distribution(observations, action_masks=masks)  # its logits are normalised
-        return distribution.distribution.logits, policy.predict_values(observations).flatten()
+        values = seat_values(observations) if seat_values else policy.predict_values(observations).flatten()
+        return distribution.distribution.logits, values
 
     return outputs
 

@@ -84,6 +84,7 @@ KEPT_ON_RESUME = (
     "table_sizes",
     "stage_steps",
     "net_arch",
+    "critic",
     "seed",
     "reward",
     "eval_opponents",
