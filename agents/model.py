@@ -105,8 +105,10 @@ def _as_trained(policy, observations: np.ndarray) -> np.ndarray:
     (:mod:`training.learning.critic`) acts on the seat's observation alone, so the hidden
     segments its critic read are left zero."""
     seat_size = getattr(policy, "seat_size", None)
-    if seat_size is None or observations.shape[-1] != seat_size:
+    if seat_size is None:
         return observations
+    if observations.shape[-1] != seat_size:
+        raise ConfigError(f"observations of {observations.shape[-1]} values; the model plays from a seat's {seat_size}")
     hidden = policy.observation_space.shape[0] - seat_size
     return np.pad(observations, [(0, 0)] * (observations.ndim - 1) + [(0, hidden)])
 

@@ -56,22 +56,29 @@ def widths(tower) -> list[int]:
     return [m.out_features for m in tower if hasattr(m, "out_features")]
 
 
+def tower(width: int, layers: list[int], activation=None):
+    """Linear layers of the given widths from `width` inputs, each followed by `activation`
+    (tanh): a tower of MaskablePPO's MlpPolicy."""
+    import torch
+
+    modules = []
+    for size in layers:
+        modules += [torch.nn.Linear(width, size), (activation or torch.nn.Tanh)()]
+        width = size
+    return torch.nn.Sequential(*modules)
+
+
 class Network:
     """The policy and value towers of a policy file, in plain torch."""
 
     def __init__(self, layers: list[int], observation_size: int, actions: int):
         import torch
 
-        def tower():
-            modules, width = [], observation_size
-            for size in layers:
-                modules += [torch.nn.Linear(width, size), torch.nn.Tanh()]
-                width = size
-            return torch.nn.Sequential(*modules)
-
         self.modules = torch.nn.ModuleDict(
             {
-                "mlp_extractor": torch.nn.ModuleDict({"policy_net": tower(), "value_net": tower()}),
+                "mlp_extractor": torch.nn.ModuleDict(
+                    {"policy_net": tower(observation_size, layers), "value_net": tower(observation_size, layers)}
+                ),
                 "action_net": torch.nn.Linear(layers[-1], actions),
                 "value_net": torch.nn.Linear(layers[-1], 1),
             }

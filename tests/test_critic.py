@@ -13,7 +13,7 @@ from agents.policy import PolicyAgent, export, start_from  # noqa: E402
 from agents.trained import POLICIES  # noqa: E402
 from training.learning.critic import PrivilegedCriticPolicy  # noqa: E402
 from training.learning.learner import Learner  # noqa: E402
-from tribune_env import Game  # noqa: E402
+from tribune_env import ConfigError, Game  # noqa: E402
 from tribune_env.envs import VectorEnv  # noqa: E402
 from tribune_env.player import random_legal  # noqa: E402
 
@@ -125,3 +125,32 @@ def test_a_network_started_from_a_policy_file_values_as_the_file_whatever_the_hi
         assert np.allclose(values, expected, atol=1e-5) and np.allclose(seat_values, expected, atol=1e-5)
         assert np.allclose(probs, agent.probabilities(obs[:, :SEAT], masks), atol=1e-6)
         obs, *_ = env.step(random_legal(masks, rng))
+
+
+def test_after_imitation_the_critic_starts_as_the_seat_value(trained):
+    """Imitation fits the seat value alone; the critic then copies it, reading the hidden segments with zero weights."""
+    model, env, _ = trained
+    policy = model.policy
+    before = {k: v.clone() for k, v in policy.state_dict().items()}
+    policy.critic_from_seat_value()
+    obs = th.as_tensor(env.reset())
+    other = obs.clone()
+    other[:, SEAT:] = th.rand_like(other[:, SEAT:]) * 3
+    with th.no_grad():
+        seat = policy.seat_values(obs)
+        assert th.allclose(policy.predict_values(obs).flatten(), seat, atol=1e-6)
+        assert th.allclose(policy.predict_values(other).flatten(), seat, atol=1e-6)
+    policy.load_state_dict(before)
+
+
+def test_the_policy_saves_and_loads_alone_and_a_model_agent_names_a_wrong_observation(trained, tmp_path):
+    model, env, root = trained
+    model.policy.save(tmp_path / "policy")
+    loaded = PrivilegedCriticPolicy.load(tmp_path / "policy")
+    assert loaded.seat_size == SEAT
+    obs = th.as_tensor(env.reset())
+    with th.no_grad():
+        assert th.equal(loaded.predict_values(obs), model.policy.predict_values(obs))
+    agent = ModelAgent(path=str(root / "model.zip"))
+    with pytest.raises(ConfigError, match=f"observations of {SEAT + 1} values; the model plays from a seat's {SEAT}"):
+        agent.act(np.zeros(SEAT + 1, np.float32), np.ones(env.action_space.n, bool))

@@ -281,6 +281,8 @@ def test_a_run_with_a_privileged_critic_imitates_plays_its_snapshots_and_ships_a
     """critic = 'privileged': the imitation warm start, PPO on privileged observations with the seat
     value fitted after each update, a snapshot opponent fed seat observations, evaluations; the
     policy file plays from the seat's observation; the run resumes, and cannot change its critic."""
+    import torch
+
     from agents.policy import PolicyAgent
     from training.learning.critic import PrivilegedCriticPolicy
 
@@ -298,7 +300,10 @@ def test_a_run_with_a_privileged_critic_imitates_plays_its_snapshots_and_ships_a
     model = make_agent(f"model:{out / 'model.zip'}").model
     assert isinstance(model.policy, PrivilegedCriticPolicy)
     game, agent = Game(2, seed=4, log=False), PolicyAgent(path=str(out / "policy.pt"))
-    assert agent.network.modules["mlp_extractor"]["value_net"][0].in_features == game.obs_layout.size
+    saved = torch.load(out / "policy.pt", weights_only=True)["state"]
+    assert {saved[f"mlp_extractor.{tower}.0.weight"].shape[1] for tower in ("policy_net", "value_net")} == {
+        game.obs_layout.size
+    }
     while not game.is_over:
         action = agent.act(game.observe(game.current_player), game.legal_mask())
         assert game.legal_mask()[action]

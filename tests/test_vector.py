@@ -275,6 +275,7 @@ def test_privileged_observations_append_what_each_other_seat_alone_sees(players)
         assert np.array_equal(obs[:, :size], base)
         for i, game in enumerate(privileged.games.games):
             learner = int(privileged._learner[i])
+            assert game.current_player == learner  # the observation is the learner's
             for offset in range(1, MAX_PLAYERS):
                 part = obs[i, size + (offset - 1) * width : size + offset * width]
                 if offset >= players:

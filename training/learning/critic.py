@@ -2,8 +2,9 @@
 segments, the actor only the seat's own observation.
 
 Trained on privileged observations (:mod:`tribune_env.envs.privileged`), PPO's advantages
-come from a critic that knows every hand, so they carry less of the noise of what the seat
-cannot see (PerfectDou's "perfect-training-imperfect-execution"). The actor reads the first
+come from a critic that knows every hand, so they may carry less of the noise of what the
+seat cannot see (PerfectDou's "perfect-training-imperfect-execution"; docs/training.md has
+what it changed here). The actor reads the first
 ``seat_size`` features alone, so it plays from the seat's observation; a third tower, the
 *seat value*, learns the same returns from the seat's observation after each update, and it
 is the value a policy file keeps (:meth:`seat_state`), for a search that values positions by
@@ -19,17 +20,10 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 from torch.nn import functional as F
 
+from agents.policy import tower
+
 # policy-file names of the seat's networks, by this policy's names
 SEAT_NAMES = {"seat_value_net.": "mlp_extractor.value_net.", "seat_value.": "value_net."}
-
-
-def tower(width: int, layers: list[int], activation) -> nn.Sequential:
-    """Linear layers of the given widths, each followed by `activation`: MlpExtractor's tower."""
-    modules = []
-    for size in layers:
-        modules += [nn.Linear(width, size), activation()]
-        width = size
-    return nn.Sequential(*modules)
 
 
 class SeatActorExtractor(nn.Module):
@@ -59,6 +53,9 @@ class PrivilegedCriticPolicy(MaskableActorCriticPolicy):
     def __init__(self, *args, seat_size: int, **kwargs):
         self.seat_size = seat_size
         super().__init__(*args, **kwargs)
+
+    def _get_constructor_parameters(self) -> dict:
+        return {**super()._get_constructor_parameters(), "seat_size": self.seat_size}
 
     def _layers(self) -> list[int]:
         arch = self.net_arch

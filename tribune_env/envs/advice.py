@@ -17,9 +17,9 @@ import numpy as np
 
 def advised_space(space, actions: int):
     """The Box of advised observations: `space` with `actions` flags appended."""
-    from gymnasium import spaces
+    from .observation_space import extended_space
 
-    return spaces.Box(0.0, np.inf, (space.shape[0] + actions,), np.float32)
+    return extended_space(space, actions)
 
 
 def advise(advisor, observations: np.ndarray, masks: np.ndarray, views) -> np.ndarray:
