@@ -6,8 +6,8 @@ heuristic's move, see :mod:`tribune_env.envs.advice`), the best model of the run
 the resume given in that file; play it with ``make_agent(f"model:{SHIPPED}")`` or ``model:PATH`` on the
 command line. ``POLICIES`` are the strongest policy files (weights only, :mod:`agents.policy`) by
 player count; every ``.pt`` here is the final policy (``policy.pt``) of the run its config in
-``training/configs/`` names (``tables-3p.pt`` continues ``selfplay-3p.pt``, which its recipe starts
-from); play one with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in
+``training/configs/`` names (``tables-fine-3p.pt`` continues ``tables-3p.pt``, which continues
+``selfplay-3p.pt``: each recipe starts from the one before); play one with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in
 docs/ladder.md.
 """
 
@@ -15,5 +15,5 @@ from pathlib import Path
 
 SHIPPED = Path(__file__).with_name("advised-2p.zip")
 POLICIES = {n: Path(__file__).with_name(f"selfplay-{n}p.pt") for n in (2, 4, 5)} | {
-    3: Path(__file__).with_name("tables-3p.pt")
+    3: Path(__file__).with_name("tables-fine-3p.pt")
 }
