@@ -223,24 +223,32 @@ def test_a_run_starts_from_a_policy_file_trained_at_another_table_size(run, tmp_
 
 
 def test_a_run_starts_from_its_policy_file_before_imitating_and_resumes_without_it(run, tmp_path, monkeypatch):
-    """The imitation fine-tunes the file's network; a resumed run needs only its checkpoint."""
+    """The imitation fine-tunes the file's network, here on the games of a search it guides (at
+    imitation_learning_rate); a resumed run needs only its checkpoint."""
     import shutil
 
-    from training.learning import selfplay
+    from training.learning import imitation, selfplay
 
     start = tmp_path / "start.pt"
     shutil.copy(run[0] / "policy.pt", start)
-    (tmp_path / "from.toml").write_text(TINY + f'init_policy = "{start}"\n')
-    order = []
+    teacher = f"guided:net={run[0] / 'policy.pt'},iterations=8"
+    settings = f'init_policy = "{start}"\nimitation_teacher = "{teacher}"\nimitation_learning_rate = 2e-4\n'
+    (tmp_path / "from.toml").write_text(TINY + settings)
+    order, recorded, fitted = [], [], []
     model, warm_start = selfplay.Trainer._model, selfplay.Trainer.warm_start
+    demonstrations, imitate = imitation.demonstrations, imitation.imitate
     monkeypatch.setattr(selfplay.Trainer, "_model", lambda self, env: order.append("start") or model(self, env))
     monkeypatch.setattr(
         selfplay.Trainer, "warm_start", lambda self, *a: order.append("imitate") or warm_start(self, *a)
     )
+    monkeypatch.setattr(imitation, "demonstrations", lambda *a, **k: recorded.append(k) or demonstrations(*a, **k))
+    monkeypatch.setattr(imitation, "imitate", lambda *a: fitted.append(a[5]) or imitate(*a))
     command = ["train", "--config", str(tmp_path / "from.toml"), "--out", str(tmp_path / "run"), "--steps", "128"]
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 0, result.output
     assert "the network starts from" in result.output and order == ["start", "imitate"]
+    assert f"2 self-play games of {teacher}" in result.output
+    assert [k["teacher"] for k in recorded] == [teacher] and fitted == [2e-4]
     start.unlink()
     resumed = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "run"), "--resume", "--steps", "256"])
     assert resumed.exit_code == 0, resumed.output
@@ -529,6 +537,9 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
             "init_policy starts a MaskablePPO network without advice",
         ),
         (f"init_policy = '{POLICIES[4]}'\nadvisor = 'heuristic'", "init_policy starts a MaskablePPO network"),
+        ("imitation_games = 5\nimitation_teacher = 'policy:missing.pt'", "'policy:missing.pt' names no file"),
+        ("imitation_games = 5\nimitation_teacher = 'guided'", "guided needs net=PATH.pt"),
+        ("imitation_learning_rate = 0", "imitation_learning_rate must be above 0 up to 1, got 0"),
         ("critic = 'oracle'", "critic must be one of ('seat', 'privileged'), got 'oracle'"),
         ("critic = 'privileged'\nbackend = 'rllib'", "a privileged critic is MaskablePPO's, without advice"),
         ("critic = 'privileged'\nadvisor = 'heuristic'", "a privileged critic is MaskablePPO's, without advice"),
@@ -631,6 +642,15 @@ def test_imitation_loss_is_maskableppo_own_log_likelihood():
         distribution = model.policy.get_distribution(tensors["observations"], action_masks=data.masks)
         expected = -distribution.log_prob(tensors["actions"]).mean().item()
     assert parts["policy_loss"] == expected
+
+
+def test_demonstrations_record_the_teachers_own_choices():
+    """With a policy file as the teacher, every recorded move is that network's most probable one."""
+    from agents.policy import PolicyAgent
+
+    data = demonstrations(2, players=3, reward="rank", seed=4, teacher=f"policy:{POLICIES[3]}")
+    probabilities = PolicyAgent(path=POLICIES[3]).probabilities(data.observations, data.masks)
+    assert len(data) > 100 and np.array_equal(probabilities.argmax(axis=1), data.actions)
 
 
 def test_demonstrations_do_not_depend_on_the_number_of_workers():

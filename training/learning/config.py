@@ -72,11 +72,19 @@ class TrainConfig:
     snapshot_weight: float = setting(1.0, "Pool weight of each snapshot.", Range(0, 10**6, above=True))
     imitation_games: int = setting(
         0,
-        "Heuristic self-play games whose decisions the network imitates before PPO "
+        "Self-play games of imitation_teacher whose decisions the network imitates before PPO "
         "(0: none; their decisions are held in memory, about 1 MB a 2-player game).",
         Range(0, 10_000),
     )
     imitation_epochs: int = setting(6, "Passes over the imitation data.", Range(1, 1000))
+    imitation_teacher: str = setting(
+        "heuristic",
+        "Agent spec playing every seat of the imitation games, e.g. guided:net=agents/trained/selfplay-4p.pt "
+        "to distil the network-guided search into the network it guides.",
+    )
+    imitation_learning_rate: float = setting(
+        1e-3, "Adam's step size while imitating (lower to fine-tune an init_policy).", Range(0, 1, above=True)
+    )
     advisor: str = setting(
         "", "Agent spec whose move is appended to the learner's observations, e.g. heuristic ('': none)."
     )
@@ -160,7 +168,9 @@ class TrainConfig:
 
         # every agent is checked now, before a run writes anything: built (its options checked by
         # the agent itself), or, for an agent in a file, the file found (its contents when loaded)
-        for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + ([self.advisor] if self.advisor else []):
+        named = [self.imitation_teacher] if self.imitation_games else []
+        named += [self.advisor] if self.advisor else []
+        for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + named:
             name, options = parse_spec(spec)
             if name not in FILE_AGENTS:
                 make_agent(spec)

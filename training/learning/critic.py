@@ -24,6 +24,8 @@ from agents.policy import tower
 
 # policy-file names of the seat's networks, by this policy's names
 SEAT_NAMES = {"seat_value_net.": "mlp_extractor.value_net.", "seat_value.": "value_net."}
+ACTOR = ("mlp_extractor.policy_net.", "action_net.")  # the actor's names, the same in both
+CRITIC = tuple(SEAT_NAMES.values())  # the critic's names, a policy file's value
 
 
 class SeatActorExtractor(nn.Module):
@@ -99,7 +101,7 @@ class PrivilegedCriticPolicy(MaskableActorCriticPolicy):
     def seat_state(self) -> dict:
         """The actor and the seat value under a plain MlpPolicy's names: a policy file's state."""
         state = self.state_dict()
-        plain = {k: v for k, v in state.items() if k.startswith(("mlp_extractor.policy_net.", "action_net."))}
+        plain = {k: v for k, v in state.items() if k.startswith(ACTOR)}
         for ours, theirs in SEAT_NAMES.items():
             plain.update({theirs + k[len(ours) :]: v for k, v in state.items() if k.startswith(ours)})
         return plain
@@ -110,12 +112,12 @@ class PrivilegedCriticPolicy(MaskableActorCriticPolicy):
         until it learns to."""
         state = {k: v.clone() for k, v in self.state_dict().items()}
         for k, v in plain.items():
-            if k.startswith(("mlp_extractor.policy_net.", "action_net.")):
+            if k.startswith(ACTOR):
                 state[k] = v
         for ours, theirs in SEAT_NAMES.items():
             state.update({ours + k[len(theirs) :]: v for k, v in plain.items() if k.startswith(theirs)})
         for k, v in plain.items():
-            if k.startswith(("mlp_extractor.value_net.", "value_net.")):
+            if k.startswith(CRITIC):
                 wider = th.zeros_like(state[k])
                 wider[tuple(slice(0, n) for n in v.shape)] = v  # the first layer's extra columns stay zero
                 state[k] = wider

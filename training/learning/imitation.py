@@ -1,12 +1,14 @@
-"""A warm start for self-play: the network first imitates the heuristic agent.
+"""A warm start for self-play: the network first imitates a teacher, the heuristic agent by default.
 
 A game's only reward comes at its end, and a network playing at random almost never beats
 the heuristic, so PPO from scratch gets no signal against it. Imitation gives a start
-near the heuristic's level: heuristic self-play games are recorded (every decision's
+near the teacher's level: the teacher's self-play games are recorded (every decision's
 observation, mask and choice, and the final reward of the seat that chose), then the
 policy is fitted to the choices (masked cross-entropy) and the value head to the final
-rewards. PPO takes over from there. With an advisor (:mod:`tribune_env.envs.advice`) the
-recorded observations are advised, as the learner's will be.
+rewards. PPO takes over from there. A stronger teacher, such as a search guided by the
+network itself (``guided:net=...``), makes imitation a step of expert iteration: the
+network learns the moves its search would make. With an advisor
+(:mod:`tribune_env.envs.advice`) the recorded observations are advised, as the learner's will be.
 """
 
 from __future__ import annotations
@@ -37,14 +39,13 @@ class Demonstrations:
 def _play(job: tuple) -> tuple:
     """Heuristic self-play games `first`..`first + count - 1`, each seeded from `seed` and its number."""
     from agents import make_agent
-    from agents.heuristic import HeuristicAgent
 
-    seed, first, count, players, reward, advisor = job
+    seed, first, count, players, reward, advisor, teacher = job
     observations, masks, actions, returns = [], [], [], []
     for number in range(first, first + count):
         game_seed = derive_seed(seed, number)
         game = Game(players, seed=game_seed, log=False)
-        agents = [HeuristicAgent(seed=derive_seed(game_seed, seat)) for seat in range(players)]
+        agents = [make_agent(teacher, seed=derive_seed(game_seed, seat)) for seat in range(players)]
         advisors = (
             [make_agent(advisor, seed=derive_seed(game_seed, players + seat)) for seat in range(players)]
             if advisor
@@ -68,14 +69,24 @@ def _play(job: tuple) -> tuple:
 
 
 def demonstrations(
-    games: int, players: int, reward: str, seed: int, workers: int = 1, progress=None, advisor: str = ""
+    games: int,
+    players: int,
+    reward: str,
+    seed: int,
+    workers: int = 1,
+    progress=None,
+    advisor: str = "",
+    teacher: str = "heuristic",
 ) -> Demonstrations:
-    """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`.
+    """Record `games` self-play games of the `teacher` agent spec in every seat; the same
+    arguments give the same data, whatever `workers`.
 
     With an `advisor` spec the observations are advised by that agent.
     """
     chunk = max(1, min(25, -(-games // (4 * workers))))  # games are seeded by number: any split gives the same data
-    jobs = [(seed, first, min(chunk, games - first), players, reward, advisor) for first in range(0, games, chunk)]
+    jobs = [
+        (seed, first, min(chunk, games - first), players, reward, advisor, teacher) for first in range(0, games, chunk)
+    ]
     parts = list(_advance(parallel_map(_play, jobs, workers), jobs, progress))
     return Demonstrations(
         np.array([o for p in parts for o in p[0]], dtype=np.float32),
