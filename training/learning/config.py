@@ -79,8 +79,7 @@ class TrainConfig:
     imitation_epochs: int = setting(6, "Passes over the imitation data.", Range(1, 1000))
     imitation_teacher: str = setting(
         "heuristic",
-        "Agent spec playing every seat of the imitation games, e.g. guided:net=agents/trained/selfplay-4p.pt "
-        "to distil the network-guided search into the network it guides.",
+        "Agent spec playing every seat of the imitation games, e.g. heuristic, ismcts or guided:net=PATH.pt.",
     )
     imitation_learning_rate: float = setting(
         1e-3, "Adam's step size while imitating (lower to fine-tune an init_policy).", Range(0, 1, above=True)

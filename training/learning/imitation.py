@@ -5,9 +5,10 @@ the heuristic, so PPO from scratch gets no signal against it. Imitation gives a 
 near the teacher's level: the teacher's self-play games are recorded (every decision's
 observation, mask and choice, and the final reward of the seat that chose), then the
 policy is fitted to the choices (masked cross-entropy) and the value head to the final
-rewards. PPO takes over from there. A stronger teacher, such as a search guided by the
-network itself (``guided:net=...``), makes imitation a step of expert iteration: the
-network learns the moves its search would make. With an advisor
+rewards. PPO takes over from there. A search guided by the network itself
+(``guided:net=...``) as the teacher makes imitation a step of expert iteration, the network
+learning the moves its search would make; at 4 players that made it weaker
+(docs/training.md). With an advisor
 (:mod:`tribune_env.envs.advice`) the recorded observations are advised, as the learner's will be.
 """
 
