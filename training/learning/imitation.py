@@ -38,20 +38,21 @@ class Demonstrations:
 
 
 def _play(job: tuple) -> tuple:
-    """Heuristic self-play games `first`..`first + count - 1`, each seeded from `seed` and its number."""
+    """The teacher's self-play games `first`..`first + count - 1`, each seeded from `seed` and its
+    number. The agents are built once (a file agent reads its file once) and reset for each game."""
     from agents import make_agent
 
     seed, first, count, players, reward, advisor, teacher = job
+    agents = [make_agent(teacher) for _ in range(players)]
+    advisors = [make_agent(advisor) for _ in range(players)] if advisor else []
     observations, masks, actions, returns = [], [], [], []
     for number in range(first, first + count):
         game_seed = derive_seed(seed, number)
         game = Game(players, seed=game_seed, log=False)
-        agents = [make_agent(teacher, seed=derive_seed(game_seed, seat)) for seat in range(players)]
-        advisors = (
-            [make_agent(advisor, seed=derive_seed(game_seed, players + seat)) for seat in range(players)]
-            if advisor
-            else None
-        )
+        for seat in range(players):
+            agents[seat].reset(seed=derive_seed(game_seed, seat))
+            if advisors:
+                advisors[seat].reset(seed=derive_seed(game_seed, players + seat))
         seats = []
         while not game.is_over:
             seat = game.current_player
