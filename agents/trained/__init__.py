@@ -9,8 +9,8 @@ player count; every ``.pt`` here is the final policy (``policy.pt``) of the run 
 ``training/configs/`` names, and each recipe starts from the one before (``fine-2p.pt``
 continues ``selfplay-2p.pt``; ``tables-fine-3p.pt`` continues ``tables-3p.pt``, and it
 ``selfplay-3p.pt``; ``win2-4p.pt`` continues ``win-4p.pt``, ``fine-4p.pt`` and
-``selfplay-4p.pt`` in turn; ``win2-5p.pt`` continues ``win-5p.pt``, and it ``selfplay-5p.pt``); play one with
-``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs/ladder.md.
+``selfplay-4p.pt`` in turn; ``win2-5p.pt`` continues ``win-5p.pt``, and it
+``selfplay-5p.pt``); play one with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs/ladder.md.
 """
 
 from pathlib import Path
