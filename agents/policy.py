@@ -116,16 +116,38 @@ def load_policy(path) -> Network:
 
 def start_from(model, path) -> None:
     """Set a MaskablePPO model's network to the one in the policy file at `path` (checked as
-    :func:`load_policy` checks it); ConfigError if its layers are not the model's."""
+    :func:`load_policy` checks it). The model's layers may be wider than the file's, never fewer
+    or narrower: the file's network is then widened (:func:`widened`) and plays as before."""
     network = load_policy(path)
     ours, saved = widths(model.policy.mlp_extractor.policy_net), widths(network.modules["mlp_extractor"]["policy_net"])
+    if len(saved) != len(ours) or any(s > o for s, o in zip(saved, ours)):
+        raise ConfigError(
+            f"{path} has layers {saved}, the run's network {ours} (net_arch): it needs as many layers, none narrower"
+        )
+    seat_state = getattr(model.policy, "seat_state", None)  # a privileged critic's policy
+    state = network.modules.state_dict()
     if saved != ours:
-        raise ConfigError(f"{path} has layers {saved}, the run's network {ours} (net_arch)")
-    load_seat_state = getattr(model.policy, "load_seat_state", None)  # a privileged critic's policy
-    if load_seat_state is not None:
-        load_seat_state(network.modules.state_dict())
+        state = widened(state, seat_state() if seat_state is not None else model.policy.state_dict())
+    if seat_state is not None:
+        model.policy.load_seat_state(state)
     else:
-        model.policy.load_state_dict(network.modules.state_dict(), strict=True)
+        model.policy.load_state_dict(state, strict=True)
+
+
+def widened(saved: dict, fresh: dict) -> dict:
+    """The `saved` network inside the wider `fresh` one, computing the same function (Net2Net's
+    widening with silent units): each saved tensor fills the first rows and columns of its fresh
+    one, and the weights out of the fresh network's extra units are zero. Their incoming
+    weights keep the fresh initialisation, so training grows them from there: extra capacity
+    that starts from a trained network's play instead of imitating it."""
+    state = {}
+    for name, start in fresh.items():
+        old, new = saved[name], start.detach().clone()
+        if new.dim() == 2:
+            new[:, old.shape[1] :] = 0  # from the extra units of the layer below
+        new[tuple(slice(0, n) for n in old.shape)] = old
+        state[name] = new
+    return state
 
 
 class PolicyAgent(weights.WeightsAgent):

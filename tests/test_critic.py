@@ -105,11 +105,12 @@ def test_the_saved_model_plays_from_the_seats_observation_alone(trained, players
         game.step(action)
 
 
-def test_a_network_started_from_a_policy_file_values_as_the_file_whatever_the_hidden_segments():
+@pytest.mark.parametrize("layers", [(256, 256), (300, 260)])
+def test_a_network_started_from_a_policy_file_values_as_the_file_whatever_the_hidden_segments(layers):
     """The critic starts as the file's value, its weights on the hidden segments zero; the actor
-    and the seat value are the file's."""
+    and the seat value are the file's, in a network of the file's layers or a wider one."""
     env = VectorEnv(num_envs=3, num_players=4, opponents="random", seed=8, privileged=True)
-    model = learner(env, layers=(256, 256), seed=3)
+    model = learner(env, layers=layers, seed=3)
     start_from(model, POLICIES[4])
     agent = PolicyAgent(path=str(POLICIES[4]))
     rng = np.random.default_rng(8)

@@ -200,13 +200,17 @@ def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
     assert result.exit_code != 0 and "cannot change advisor ('heuristic' -> '')" in result.output
 
 
-def test_a_run_starts_from_a_policy_file_trained_at_another_table_size(run, tmp_path):
-    """init_policy: the 3-player run's network is the 2-player run's policy file, before any step."""
+@pytest.mark.parametrize("net_arch", ["16", "40"])
+def test_a_run_starts_from_a_policy_file_trained_at_another_table_size(run, tmp_path, net_arch):
+    """init_policy: the 3-player run's network is the 2-player run's policy file, before any step;
+    a wider network plays as the file's (its extra units silent) and learns from there."""
     from agents.policy import PolicyAgent
     from training.learning.selfplay import Trainer
 
     policy = run[0] / "policy.pt"
-    config = configs.from_dict(tomllib.loads(TINY)).replace(players=3, init_policy=str(policy), imitation_games=0)
+    config = configs.from_dict(tomllib.loads(TINY)).replace(
+        players=3, init_policy=str(policy), imitation_games=0, net_arch=net_arch
+    )
     env = VectorEnv(num_envs=2, num_players=3, opponents="random", seed=0)
     model = Trainer(config, tmp_path / "from-2p")._model(env)
     game, rng, agent = Game(3, seed=5), np.random.default_rng(5), PolicyAgent(path=str(policy))
@@ -217,9 +221,22 @@ def test_a_run_starts_from_a_policy_file_trained_at_another_table_size(run, tmp_
         values = model.policy.predict_values(model.policy.obs_to_tensor(obs)[0]).detach().numpy().ravel()
         np.testing.assert_allclose(values, agent.value(obs), atol=1e-6)
         game.step(int(rng.choice(game.legal_actions())))
-    wider = config.replace(net_arch="32")
-    with pytest.raises(ConfigError, match=r"has layers \[16\], the run's network \[32\] \(net_arch\)"):
-        Trainer(wider, tmp_path / "wider")._model(env)
+    if net_arch == "40":
+        assert model.policy.mlp_extractor.policy_net[0].weight.detach()[16:].abs().min() > 0  # trainable units
+        assert not model.policy.action_net.weight.detach()[:, 16:].any()
+        model.learn(64)
+        assert model.policy.action_net.weight.detach()[:, 16:].abs().max() > 0  # their outgoing weights move
+
+
+@pytest.mark.parametrize("net_arch", ["8", "16,16"])
+def test_a_policy_file_starts_no_narrower_or_deeper_network(run, tmp_path, net_arch):
+    from training.learning.selfplay import Trainer
+
+    config = configs.from_dict(tomllib.loads(TINY)).replace(init_policy=str(run[0] / "policy.pt"), net_arch=net_arch)
+    env = VectorEnv(num_envs=2, num_players=2, opponents="random", seed=0)
+    message = r"has layers \[16\], the run's network \[.*\] \(net_arch\): it needs as many layers, none narrower"
+    with pytest.raises(ConfigError, match=message):
+        Trainer(config, tmp_path / "other")._model(env)
 
 
 def test_a_run_starts_from_its_policy_file_before_imitating_and_resumes_without_it(run, tmp_path, monkeypatch):
