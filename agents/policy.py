@@ -135,11 +135,11 @@ def start_from(model, path) -> None:
 
 
 def widened(saved: dict, fresh: dict) -> dict:
-    """The `saved` network inside the wider `fresh` one, computing the same function (Net2Net's
-    widening with silent units): each saved tensor fills the first rows and columns of its fresh
-    one, and the weights out of the fresh network's extra units are zero. Their incoming
-    weights keep the fresh initialisation, so training grows them from there: extra capacity
-    that starts from a trained network's play instead of imitating it."""
+    """The `saved` network inside the wider `fresh` one, computing the same function (a widening
+    like Net2Net's, with silent units instead of copies): each saved tensor fills the first rows
+    and columns of its fresh one, and the weights out of the fresh network's extra units are
+    zero. Their incoming weights keep the fresh initialisation, so training grows them from
+    there: extra capacity that starts from a trained network's play instead of imitating it."""
     state = {}
     for name, start in fresh.items():
         old, new = saved[name], start.detach().clone()
