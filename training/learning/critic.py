@@ -20,7 +20,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 from torch.nn import functional as F
 
-from agents.policy import tower
+from agents.policy import tower, widened
 
 # policy-file names of the seat's networks, by this policy's names
 SEAT_NAMES = {"seat_value_net.": "mlp_extractor.value_net.", "seat_value.": "value_net."}
@@ -116,11 +116,8 @@ class PrivilegedCriticPolicy(MaskableActorCriticPolicy):
                 state[k] = v
         for ours, theirs in SEAT_NAMES.items():
             state.update({ours + k[len(theirs) :]: v for k, v in plain.items() if k.startswith(theirs)})
-        for k, v in plain.items():
-            if k.startswith(CRITIC):
-                wider = th.zeros_like(state[k])
-                wider[tuple(slice(0, n) for n in v.shape)] = v  # the first layer's extra columns stay zero
-                state[k] = wider
+        critic = {k: state[k] for k in plain if k.startswith(CRITIC)}
+        state.update(widened(plain, critic))  # the first layer's extra columns (the hidden segments) zero
         self.load_state_dict(state, strict=True)
 
     def critic_from_seat_value(self) -> None:
