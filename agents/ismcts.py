@@ -179,7 +179,7 @@ class ISMCTSAgent(Agent):
             return int(legal[0])
         self._seat = view.seat
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
-        default = self.heuristic.act(observation, action_mask, view) if self.confidence else None
+        default = self._kept(observation, action_mask, view) if self.confidence else None
         moves, sweeps, longest = None, [], 0.0
         while True:
             started = time.perf_counter()
@@ -203,6 +203,10 @@ class ISMCTSAgent(Agent):
         values = np.array(sweeps).T  # (moves, sweeps): the seat's value of each move per world
         self.last_values = dict(zip(moves.tolist(), values.mean(axis=1).tolist()))
         return self._choice(moves, values, default)
+
+    def _kept(self, observation, action_mask, view) -> int:
+        """The move played unless another beats it on the sampled worlds: the heuristic's."""
+        return self.heuristic.act(observation, action_mask, view)
 
     def _sweep(self, world, moves, children, deadline) -> np.ndarray | None:
         """The seat's value of each root move in one world; None if the deadline passes first.
@@ -349,19 +353,29 @@ class GuidedAgent(ISMCTSAgent):
     """IS-MCTS guided by a trained network (a policy file, ``agents/policy.py``): ``guided:net=PATH.pt``.
 
     At the seat's placements the root searches the network's ``width`` most probable moves
-    and the heuristic's, instead of the heuristic's best; a rolled-out world is valued by the
+    and the kept move, instead of the heuristic's best; a rolled-out world is valued by the
     network's value head from each seat's observation (``leaf=network``, the default) or by
     the mean of that and the position evaluation (``leaf=both``). Its budget is ``iterations``
     alone (default 144), never time, so every game replays exactly from its seed. Its
     rollouts end with the current round (``rounds=1``): the value head judges the position
     from there, and the rollouts saved buy more worlds, whose number decides how often the
-    search dares to leave the heuristic's move. Other options as ``ismcts``.
+    search dares to leave the kept move. ``keep`` names that move: the heuristic's
+    (``heuristic``, the default) or the network's most probable one (``network``), which a
+    strong network's search should leave only where the worlds show it loses. Other options
+    as ``ismcts``.
     """
 
     name = "guided"
 
     def __init__(
-        self, seed=None, net: str = "", iterations: int = 144, rounds: int = 1, leaf: str = "network", **options
+        self,
+        seed=None,
+        net: str = "",
+        iterations: int = 144,
+        rounds: int = 1,
+        leaf: str = "network",
+        keep: str = "heuristic",
+        **options,
     ):
         if "seconds" in options:
             raise ConfigError("guided: its budget is iterations alone (no seconds), so that games replay exactly")
@@ -369,12 +383,19 @@ class GuidedAgent(ISMCTSAgent):
             raise ConfigError("guided needs net=PATH.pt: a policy file (tribune train writes best_policy.pt)")
         if leaf not in ("network", "both"):
             raise ConfigError(f"guided: leaf must be 'network' or 'both', got {leaf!r}")
+        if keep not in ("heuristic", "network"):
+            raise ConfigError(f"guided: keep must be 'heuristic' or 'network', got {keep!r}")
         super().__init__(seed, iterations=iterations, seconds=0, rounds=rounds, **options)
         if not self.iterations:
             raise ConfigError("guided needs iterations > 0")
         from .policy import PolicyAgent
 
-        self.network, self.leaf = PolicyAgent(path=net), leaf
+        self.network, self.leaf, self.keep = PolicyAgent(path=net), leaf, keep
+
+    def _kept(self, observation, action_mask, view) -> int:
+        if self.keep == "network":
+            return self.network.act(observation, action_mask)
+        return super()._kept(observation, action_mask, view)
 
     def _root_moves(self, world, legal: np.ndarray, default) -> np.ndarray:
         if not self.width or len(legal) <= self.width:

@@ -119,9 +119,9 @@ def test_damaged_and_code_carrying_files_are_refused_without_running_anything(po
         PolicyAgent(path=str(tmp_path / "missing.pt"))
 
 
-def _guided_game(policy_file, seed):
+def _guided_game(policy_file, seed, keep="heuristic"):
     agents = [
-        make_agent(f"guided:net={policy_file},iterations=12,rounds=1", seed=seed),
+        make_agent(f"guided:net={policy_file},iterations=12,rounds=1,keep={keep}", seed=seed),
         make_agent("heuristic", seed=1),
     ]
     game, actions = Game(2, seed=seed, round_limit=2), []
@@ -133,9 +133,10 @@ def _guided_game(policy_file, seed):
     return actions, agents[0]
 
 
-def test_the_network_guided_search_replays_exactly_from_its_seed(policy_file):
-    first, agent = _guided_game(policy_file, 7)
-    second, _ = _guided_game(policy_file, 7)
+@pytest.mark.parametrize("keep", ["heuristic", "network"])
+def test_the_network_guided_search_replays_exactly_from_its_seed(policy_file, keep):
+    first, agent = _guided_game(policy_file, 7, keep)
+    second, _ = _guided_game(policy_file, 7, keep)
     assert first == second
     assert agent.last_iterations <= 12
 
@@ -158,9 +159,33 @@ def test_the_guided_search_values_each_sweep_in_one_network_pass(policy_file):
     np.testing.assert_allclose(agent._estimates(leaves), one_by_one, atol=1e-6)
 
 
+@pytest.mark.parametrize("keep", ["heuristic", "network"])
+def test_the_guided_search_keeps_the_named_move_until_the_worlds_show_a_better_one(policy_file, keep):
+    """One sweep leaves no standard error by which another move could beat the kept one, so the
+    search plays the kept move at every decision: the heuristic's, or the network's."""
+    agent = make_agent(f"guided:net={policy_file},iterations=1,keep={keep}", seed=5)
+    heuristic, network = make_agent("heuristic", seed=5), make_agent(f"policy:{policy_file}")
+    game, disagreements = Game(2, seed=5, round_limit=2), 0
+    while not game.is_over:
+        seat = game.current_player
+        observation, mask, view = game.observe(seat), game.legal_mask(), PlayerView(game, seat)
+        action = agent.act(observation, mask, view)
+        if np.count_nonzero(mask) > 1:
+            moves = {"heuristic": heuristic.act(observation, mask, view), "network": network.act(observation, mask)}
+            assert action == moves[keep]
+            disagreements += moves["heuristic"] != moves["network"]
+        game.step(action)
+    assert disagreements > 0  # the two kept moves differ, so the option decides the game
+
+
 @pytest.mark.parametrize(
     "options, message",
-    [("iterations=10", "needs net=PATH.pt"), ("net=X.pt,seconds=1", "iterations alone"), ("net=X.pt,leaf=no", "leaf")],
+    [
+        ("iterations=10", "needs net=PATH.pt"),
+        ("net=X.pt,seconds=1", "iterations alone"),
+        ("net=X.pt,leaf=no", "leaf"),
+        ("net=X.pt,keep=random", "keep must be 'heuristic' or 'network'"),
+    ],
 )
 def test_the_guided_search_refuses_a_time_budget_and_bad_options(options, message):
     with pytest.raises(ConfigError, match=message):
