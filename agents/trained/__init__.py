@@ -9,8 +9,8 @@ player count; every ``.pt`` here is the final policy (``policy.pt``) of the run 
 ``training/configs/`` names, and each recipe starts from the one before (``large-2p.pt``
 continues ``fine-2p.pt``, and it ``selfplay-2p.pt``; ``tables-fine-3p.pt`` continues
 ``tables-3p.pt``, and it ``selfplay-3p.pt``; ``win3-4p.pt`` continues ``win2-4p.pt``, ``win-4p.pt``,
-``fine-4p.pt`` and ``selfplay-4p.pt`` in turn; ``large-5p.pt`` continues ``win3-5p.pt``, ``win2-5p.pt``,
-``win-5p.pt`` and ``selfplay-5p.pt``); play one with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs/ladder.md.
+``fine-4p.pt`` and ``selfplay-4p.pt`` in turn; ``large2-5p.pt`` continues ``large-5p.pt``, ``win3-5p.pt``,
+``win2-5p.pt``, ``win-5p.pt`` and ``selfplay-5p.pt``); play one with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs/ladder.md.
 """
 
 from pathlib import Path
@@ -18,5 +18,5 @@ from pathlib import Path
 SHIPPED = Path(__file__).with_name("advised-2p.zip")
 POLICIES = {
     n: Path(__file__).with_name(name)
-    for n, name in {2: "large-2p.pt", 3: "tables-fine-3p.pt", 4: "win3-4p.pt", 5: "large-5p.pt"}.items()
+    for n, name in {2: "large-2p.pt", 3: "tables-fine-3p.pt", 4: "win3-4p.pt", 5: "large2-5p.pt"}.items()
 }
