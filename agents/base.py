@@ -38,6 +38,7 @@ class RandomAgent(Agent):
     """Uniform over the legal actions."""
 
     name = "random"
+    reads_observations = False  # the mask is enough: the vector environment need not encode one
 
     def act(self, observation, action_mask, view=None) -> int:
         return random_action(action_mask, self.rng)

@@ -32,12 +32,16 @@ def test_bench_reports_every_environment(tmp_path):
         "connect_four_v3 (AEC)",
         "texas_holdem_v4 (AEC)",
         "tribune AEC, 3 players",
+        "tribune one game, 3 players",
         "tribune VectorGames, N=8",
+        "tribune VectorGames, N=1024",
         "tribune VectorEnv, N=8",
+        "tribune VectorEnv against the heuristic, N=8 (learner)",
     ]
     for name in names:
         assert f"| {name} |" in result.output
-    assert "tribune AEC / connect_four_v3" in result.output
+    for target in ("tribune AEC / connect_four_v3", "N=1024: ", "one game: ", "against the heuristic (learner): "):
+        assert target in result.output
     figures = json.loads(out.read_text())
     assert [r["name"] for r in figures["results"]] == names
     assert all(r["median"] > 0 and len(r["rates"]) == 1 for r in figures["results"])

@@ -6,6 +6,7 @@ import pytest
 from tribune_env import ConfigError, Game, IllegalActionError
 from tribune_env.data import MAX_PLAYERS
 from tribune_env.envs import VectorGames
+from tribune_env.envs.opponents import RandomPolicy
 from tribune_env.envs.rewards import final_rewards
 from tribune_env.envs.vector import VectorEnv
 from tribune_env.player import random_legal
@@ -50,6 +51,55 @@ def test_same_seed_same_batch():
     assert np.array_equal(run(), run())
 
 
+CONFIGS = [
+    {"num_players": 2},
+    {"num_players": 3, "victory_card": "pax-romana"},
+    {"num_players": 4, "point_variant": True},
+    {"num_players": 5, "round_limit": 2},
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
+def test_the_thread_count_changes_nothing(config):
+    def run(threads):
+        v = VectorGames(7, seed=3, threads=threads, **config)
+        rng = np.random.default_rng(5)
+        seen = []
+        for _ in range(300):
+            _, _, _, rewards, ended = v.step(random_legal(v.masks, rng))
+            seen.append((v._buffers.copy(), v.observations.copy(), v.masks.copy(), v.players.copy(), rewards, ended))
+        return v.threads, seen
+
+    (one, lone), (three, split) = run(1), run(3)
+    assert (one, three) == (1, 3)
+    for a, b in zip(lone, split):
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
+def test_every_game_dealt_is_the_lone_game_of_its_seed(config):
+    """New deals, at the reset and after a game ends, are Game(seed) of the seed they report,
+    victory card drawn included."""
+    v = VectorGames(6, seed=8, threads=2, **{**config, "round_limit": 1})
+    rng = np.random.default_rng(1)
+    checked, cards = set(), set()
+    for _ in range(3000):
+        for i in range(6):
+            if (i, int(v.seeds[i])) not in checked:
+                lone = Game(seed=int(v.seeds[i]), **{**config, "round_limit": 1})
+                assert lone.state_equals(v.games[i]) and np.array_equal(lone.legal_mask(), v.masks[i])
+                assert lone.victory_card == v.games[i].victory_card
+                checked.add((i, int(v.seeds[i])))
+                cards.add(None if lone.victory_card is None else lone.victory_card.id)
+        if len(checked) >= 30:
+            break
+        v.step(random_legal(v.masks, rng))
+    assert len(checked) >= 30
+    drawn = "victory_card" not in config and not config.get("point_variant")
+    assert len(cards) > 1 if drawn else len(cards) == 1
+
+
 def test_finished_games_report_their_rewards_and_are_replaced():
     v = VectorGames(8, seed=0, num_players=2, round_limit=3)
     rng = np.random.default_rng(0)
@@ -91,6 +141,8 @@ def test_an_illegal_action_raises_naming_the_game_and_changes_nothing():
         ({"num_envs": 2, "num_players": 1}, "num_players"),
         ({"num_envs": 2, "reward": "gold"}, "reward scheme"),
         ({"num_envs": 2, "log": True}, "log"),
+        ({"num_envs": 2, "threads": 0}, "threads"),
+        ({"num_envs": 2, "threads": 1.5}, "threads"),
     ],
 )
 def test_bad_configuration(config, message):
@@ -309,3 +361,43 @@ def test_an_unsigned_action_past_the_space_is_named_not_wrapped(dtype):
     with pytest.raises(IllegalActionError, match=f"action {np.iinfo(dtype).max} is not legal"):
         env.step(np.array([np.iinfo(dtype).max, 0], dtype=dtype))
     assert np.array_equal(env.games.masks, before)
+
+
+def test_only_the_observations_someone_reads_are_written():
+    """A game whose next player reads nothing keeps its old observation row; the others are as a full step's."""
+    full, lazy = VectorGames(6, seed=2, num_players=3), VectorGames(6, seed=2, num_players=3)
+    readers = np.zeros((6, MAX_PLAYERS), dtype=bool)
+    readers[:, 0] = True  # only seat 0's observations are read
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        actions = random_legal(full.masks, rng)
+        before = lazy.observations.copy()
+        full.step(actions)
+        lazy.step(actions, readers)
+        for i in range(6):
+            if full.players[i] == 0 or i in lazy.finished:
+                assert np.array_equal(full.observations[i], lazy.observations[i])
+            else:
+                assert np.array_equal(before[i], lazy.observations[i])
+        assert np.array_equal(full.masks, lazy.masks) and np.array_equal(full._buffers, lazy._buffers)
+    with pytest.raises(ConfigError, match="readers"):
+        lazy.step(random_legal(lazy.masks, rng), readers[:, :3])
+
+
+def test_vector_env_plays_the_same_whether_opponents_read_observations_or_not():
+    """Random opponents read no observation, so none is encoded for them; the learner's are unchanged."""
+
+    class Reading(RandomPolicy):  # a random opponent that says it reads its observations
+        reads_observations = True
+
+    runs = []
+    for kind in (Reading, RandomPolicy):
+        generator = np.random.default_rng(7)
+        env = VectorEnv(4, num_players=3, opponents=kind(lambda generator=generator: generator), seed=5)
+        obs, rng = [env.reset()], np.random.default_rng(1)
+        for _ in range(60):
+            obs.append(env.step(random_legal(env.games.masks, rng))[0])
+        runs.append((np.array(obs), env._readers.copy()))
+    (read_obs, read_who), (blind_obs, blind_who) = runs
+    assert np.array_equal(read_obs, blind_obs)
+    assert read_who.sum() == 4 * 3 and blind_who.sum() == 4  # every seat / the learners only

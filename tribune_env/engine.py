@@ -21,6 +21,7 @@ from .actions import ActionSpace, Board, card_name
 from .core import dispatch
 from .core.events import CAPACITY, WIDTH
 from .core.observe import observe
+from .core.rounds import setup
 from .data import (
     DEFAULT_DATA,
     FACTIONS,
@@ -33,10 +34,10 @@ from .data import (
     VictoryCard,
 )
 from .errors import ConfigError, IllegalActionError, as_integer, brief
-from .kernel import MAX_SEED, below, check_limits, params, seed_words, shuffle
+from .kernel import MAX_SEED, below, check_limits, params, seed_words
 from .log import SeatLog, describe
 from .observation import ObservationLayout
-from .state import MONEY, Layout, Meta, State, Status, fields
+from .state import Layout, Meta, State, Status, fields
 from .tasks import Task
 
 Handle = namedtuple("Handle", "buffer params mask")
@@ -237,29 +238,12 @@ class Game:
         self._bind(state, params(self, log), np.zeros(self.A.size, dtype=np.int8))
 
     def _setup(self):
-        """Rulebook setup 5-8: shuffle, deal, choose the starting player and money."""
-        s = self.state
-        for key in (Meta.TEMP_FAVOR, Meta.CHARIOT, Meta.PROCONSUL, Meta.CHALLENGER):
-            s.meta[key] = -1
-        deck = self.deck.copy()
-        shuffle(s.rng, deck)
-        s.draw[: len(deck)] = deck
-        start = below(s.rng, self.n)
-        s.meta[Meta.START_PLAYER] = start
-        order = [(start + i) % self.n for i in range(self.n)]
-        top = len(deck)
-        for i, p in enumerate(order):
-            s.res[p, MONEY] = self.data.starting_money + i
-            for _ in range(self.data.setup_deal):
-                top -= 1
-                s.hand[p, s.draw[top]] += 1
-                s.draw[top] = -1
-        s.meta[Meta.DRAW_N] = top
+        """Rulebook setup 5-8, compiled (:func:`tribune_env.core.rounds.setup`), and its line of the log."""
+        start = setup(self._buffer, self._params, self.deck)
         self.say(
             f"setup: player_{start} starts; "
             + ("point-value variant" if self.victory_card is None else f"victory card {self.victory_card.id}")
         )
-        self.push_seq(*[(Task.SETUP_DISCARD, p) for p in order], (Task.SETUP_FINISH,), (Task.ROUND_START,))
 
     def config(self) -> dict:
         """Everything needed to make this game again (without its state)."""
@@ -293,6 +277,20 @@ class Game:
         buffer[:], params[:], mask[:] = self._handle
         self._bind(State(self.state.layout, buffer), params, mask)
         self.edited()
+
+    def bound_to(self, buffer: np.ndarray, params: np.ndarray, mask: np.ndarray) -> Game:
+        """A game of this one's configuration whose state, parameters and mask are the given arrays
+        (a row of a batch, :mod:`tribune_env.envs.vector_games`): reading or stepping it reads and
+        writes them. It has no seed or moves of its own, and no log."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)  # the configuration is shared, never changed
+        other._moves_before, other._moves = None, []
+        if self.log is not None:  # a game without a log writes no events: it may share the buffer
+            other._events = np.zeros_like(self._events)
+        other.log, other._seat_logs = None, {}
+        other._bind(State(self.state.layout, buffer), params, mask)
+        other.edited()
+        return other
 
     def _run(self, fn, *args):
         """Call a compiled entry point on this game, then put its events into the log."""

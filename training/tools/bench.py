@@ -19,6 +19,8 @@ import numpy as np
 from tribune_env.envs import VectorGames
 from tribune_env.player import random_action, random_legal
 
+LARGE = 1024  # the large batch of the throughput target
+
 
 @dataclass
 class Result:
@@ -51,8 +53,26 @@ def aec_runner(make):
     return run
 
 
+def one_game_runner(num_players: int):
+    """One game at a time through the engine: ``Game.step`` and ``Game.observe`` at every decision."""
+    from tribune_env import Game
+
+    def run(seconds: float, rng: np.random.Generator):
+        decisions, start = 0, time.perf_counter()
+        out = None
+        while time.perf_counter() - start < seconds:
+            game = Game(num_players, seed=int(rng.integers(2**31)), log=False)
+            while not game.is_over:
+                out = game.observe(game.current_player, out)
+                game.step(random_action(game.legal_mask(), rng))
+                decisions += 1
+        return decisions, time.perf_counter() - start
+
+    return run
+
+
 def vector_games_runner(num_envs: int, num_players: int):
-    """Every seat of N games through VectorGames: batched observations, masks and steps."""
+    """Every seat of N games through VectorGames (threads: one per core): batched observations, masks and steps."""
 
     def run(seconds: float, rng: np.random.Generator):
         games = VectorGames(num_envs, seed=int(rng.integers(2**31)), num_players=num_players)
@@ -79,6 +99,23 @@ def vector_env_runner(num_envs: int, num_players: int):
     return run
 
 
+def heuristic_runner(num_envs: int, num_players: int):
+    """VectorEnv against the heuristic in every other seat: counts the learner's decisions only."""
+    from agents import make_agent
+    from tribune_env.envs.vector import VectorEnv
+
+    def run(seconds: float, rng: np.random.Generator):
+        env = VectorEnv(num_envs, num_players, opponents=make_agent("heuristic", seed=0), seed=int(rng.integers(2**31)))
+        env.reset()
+        decisions, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            env.step(random_legal(env.games.masks, rng))
+            decisions += num_envs
+        return decisions, time.perf_counter() - start
+
+    return run
+
+
 def classic(name: str):
     """A maker of PettingZoo's classic environment `name`, from its registry where it has one."""
     try:
@@ -101,8 +138,11 @@ def runners(num_players: int, num_envs: int) -> dict:
         "connect_four_v3 (AEC)": aec_runner(classic("connect_four_v3")),
         "texas_holdem_v4 (AEC)": aec_runner(classic("texas_holdem_v4")),
         f"tribune AEC, {num_players} players": aec_runner(lambda: env(num_players=num_players)),
+        f"tribune one game, {num_players} players": one_game_runner(num_players),
         f"tribune VectorGames, N={num_envs}": vector_games_runner(num_envs, num_players),
+        f"tribune VectorGames, N={LARGE}": vector_games_runner(LARGE, num_players),
         f"tribune VectorEnv, N={num_envs}": vector_env_runner(num_envs, num_players),
+        f"tribune VectorEnv against the heuristic, N={num_envs} (learner)": heuristic_runner(num_envs, num_players),
     }
 
 
@@ -143,11 +183,23 @@ def report(results: list[Result], num_players: int, num_envs: int) -> str:
         lines.append(f"| {r.name} | {r.median:,.0f} | {min(r.rates):,.0f}-{max(r.rates):,.0f} | {r.median / c4:.1f}x |")
     lines += [
         "",
-        f"tribune AEC / connect_four_v3: {aec / c4:.2f}x (target 2x: {'met' if aec >= 2 * c4 else 'MISSED'})",
-        f"tribune VectorGames N={num_envs} / tribune AEC: {vec / aec:.2f}x "
-        f"(target 2x: {'met' if vec >= 2 * aec else 'MISSED'})",
+        verdict("tribune AEC / connect_four_v3", aec / c4, 2, "x"),
+        verdict(f"tribune VectorGames N={num_envs} / tribune AEC", vec / aec, 2, "x"),
+        verdict(f"tribune VectorGames N={LARGE}", by_name[f"tribune VectorGames, N={LARGE}"], 1_000_000),
+        verdict("tribune one game", by_name[f"tribune one game, {num_players} players"], 300_000),
+        verdict(
+            "tribune VectorEnv against the heuristic (learner)",
+            by_name[f"tribune VectorEnv against the heuristic, N={num_envs} (learner)"],
+            50_000,
+        ),
     ]
     return "\n".join(lines)
+
+
+def verdict(name: str, figure: float, target: float, unit: str = " decisions/s") -> str:
+    shown = f"{figure:.2f}{unit}" if unit == "x" else f"{figure:,.0f}{unit}"
+    wanted = f"{target}{unit}" if unit == "x" else f"{target:,}"
+    return f"{name}: {shown} (target {wanted}: {'met' if figure >= target else 'MISSED'})"
 
 
 def plot(results: list[Result], path) -> None:

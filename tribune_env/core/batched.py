@@ -1,14 +1,49 @@
 """Compiled loops over a batch of games held as rows of 2-D arrays (the vector environment).
 
-One call steps or observes every game of the batch, so Python pays its call overhead
-once per batch rather than once per game. A row whose action or observer is -1 is left
-alone.
+One call steps, observes or deals every game of a batch (or of a slice of it: the vector
+games give each thread its own rows), so Python pays its call overhead once per batch
+rather than once per game. A row whose action or observer is -1 is left alone. The loops
+release the GIL and share nothing between rows but read-only inputs; each caller passes
+its own events buffer.
 """
 
-from ..jit import entry
+from ..jit import compiled, entry
+from ..kernel import below
 from ..state import Meta, Status
+from .dispatch import RUN
 from .native import step
 from .observe import observe
+from .rounds import setup
+
+
+@entry
+def step_observe(bufs, ks, ev, masks, actions, meta_at, tasks_at, seg, templates, readers, players, out):
+    """Apply each row's action, then write who acts next (-1: the game ended) and, in the games
+    that go on, that player's observation where ``readers[row, player]``: the whole of a batch
+    step in one call."""
+    for i in range(bufs.shape[0]):
+        if actions[i] >= 0:
+            step(bufs[i], ks[i], ev, masks[i], actions[i])
+            players[i] = actor(bufs[i], meta_at, tasks_at)
+            if players[i] >= 0 and readers[i, players[i]]:
+                observe(bufs[i], ks[i], seg, templates[i], players[i], out[i])
+
+
+@entry
+def deal(bufs, ks, ev, masks, rows, words, fresh, kinds_params, deck, rng_at, kinds):
+    """A new game in each of `rows`, as ``Game(seed)`` deals it: the fresh state, the generator
+    seeded with that row's `words`, the victory card drawn from it among `kinds_params` (one
+    parameter row per card the games may have; one row: no draw), setup, and on to the first
+    decision. ``kinds[row]`` gets the card's index."""
+    for j in range(len(rows)):
+        i = rows[j]
+        bufs[i, :] = fresh
+        bufs[i, rng_at : rng_at + 4] = words[j]
+        kind = below(bufs[i, rng_at : rng_at + 4], len(kinds_params)) if len(kinds_params) > 1 else 0
+        ks[i, :] = kinds_params[kind]
+        kinds[i] = kind
+        setup(bufs[i], ks[i], deck)
+        step(bufs[i], ks[i], ev, masks[i], RUN)
 
 
 @entry
@@ -25,18 +60,23 @@ def observe_batch(bufs, ks, seg, templates, observers, out):
             observe(bufs[i], ks[i], seg, templates[i], observers[i], out[i])
 
 
-@entry
-def actors(bufs, meta_at, tasks_at, out):
-    """The player to act in each game, or -1 where the game is over.
+@compiled(inline="always")
+def actor(buf, meta_at, tasks_at):
+    """The player to act in a game, or -1 once it is over.
 
     Reads the two numbers it needs at their buffer offsets: building the state views
     would cost more than the rest of the call.
     """
+    if buf[meta_at + Meta.STATUS] != Status.RUNNING:
+        return -1
+    return buf[tasks_at + (buf[meta_at + Meta.N_TASKS] - 1) * 4 + 1]
+
+
+@entry
+def actors(bufs, meta_at, tasks_at, out):
+    """The player to act in each game, or -1 where the game is over."""
     for i in range(bufs.shape[0]):
-        if bufs[i, meta_at + Meta.STATUS] != Status.RUNNING:
-            out[i] = -1
-        else:
-            out[i] = bufs[i, tasks_at + (bufs[i, meta_at + Meta.N_TASKS] - 1) * 4 + 1]
+        out[i] = actor(bufs[i], meta_at, tasks_at)
 
 
 @entry

@@ -1,15 +1,51 @@
-"""Setup discards, Phase 1 (dealing the card fields), drawing, the cesura magna, the end of a round."""
+"""Setup, setup discards, Phase 1 (dealing the card fields), drawing, the cesura magna, the end of a round."""
 
 import numpy as np
 
 from ..data import ATRIUM, LATRINE, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES, PANTHEON
-from ..jit import compiled
-from ..kernel import K, shuffle
-from ..state import Meta, Status
+from ..jit import compiled, entry
+from ..kernel import K, below, shuffle, views
+from ..state import MONEY, Meta, Status
 from ..tasks import Task
 from .common import discard, discard_all, draw_card, push, reshuffle, say, seen_leaving, start_order, unseen_leaving
 from .events import Ev
 from .scoring import finish
+
+
+@entry
+def setup(buf, k, deck):
+    """Rulebook setup 5-8 on a fresh state: shuffle `deck` into the draw pile, choose the starting
+    player, give each seat its denarii and cards; then the setup discards and the first round.
+    Returns the starting player.
+
+    A lone game (:class:`~tribune_env.engine.Game`) and a batch's new deals
+    (:func:`tribune_env.core.batched.deal`) both run it, so a batch deals as a lone game does.
+    """
+    s = views(buf, k)
+    s.meta[Meta.TEMP_FAVOR] = -1
+    s.meta[Meta.CHARIOT] = -1
+    s.meta[Meta.PROCONSUL] = -1
+    s.meta[Meta.CHALLENGER] = -1
+    cards = deck.copy()
+    shuffle(s.rng, cards)
+    s.draw[: len(cards)] = cards
+    n = k[K.N]
+    start = below(s.rng, n)
+    s.meta[Meta.START_PLAYER] = start
+    top = len(cards)
+    for i in range(n):
+        p = (start + i) % n
+        s.res[p, MONEY] = k[K.STARTING_MONEY] + i
+        for _ in range(k[K.SETUP_DEAL]):
+            top -= 1
+            s.hand[p, s.draw[top]] += 1
+            s.draw[top] = -1
+    s.meta[Meta.DRAW_N] = top
+    push(s, Task.ROUND_START)  # pushed last first: the first to run is on top
+    push(s, Task.SETUP_FINISH)
+    for i in range(n - 1, -1, -1):
+        push(s, Task.SETUP_DISCARD, (start + i) % n)
+    return start
 
 
 @compiled

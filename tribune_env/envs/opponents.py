@@ -7,6 +7,9 @@ A policy is anything that picks an action for a seat:
   of each game, and ``act_batch(observations, action_masks) -> actions``, which
   :class:`~tribune_env.envs.vector.VectorEnv` uses to decide for many games in one call (and
   passes the games' views as a third argument to a policy whose ``needs_views`` is true);
+  a policy whose ``reads_observations`` is false (the random one, the heuristic, which reads
+  the game itself) is handed no fresh observation, which spares the vector environment
+  encoding one;
 - a plain function ``f(observation, action_mask) -> int``;
 - the string ``"random"``: a uniformly random legal action, drawn from the environment's
   own seeded generator.
@@ -27,6 +30,8 @@ class RandomPolicy:
 
     `rng` is a function returning that generator, since reseeding the environment replaces it.
     """
+
+    reads_observations = False  # the mask is enough
 
     def __init__(self, rng):
         self.rng = rng

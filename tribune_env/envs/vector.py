@@ -80,6 +80,7 @@ class VectorEnv(_Base):
         self._seeds = [None] * num_envs
         self._learner = np.zeros(num_envs, dtype=np.int64)
         self._who = np.full((num_envs, MAX_PLAYERS), -1, dtype=np.int64)  # policy index per seat
+        self._readers = np.zeros((num_envs, MAX_PLAYERS), dtype=bool)  # seats whose observations are read
         self._actions = None
 
     def _init_spaces(self, num_envs: int, observation_space, action_space) -> None:
@@ -203,8 +204,11 @@ class VectorEnv(_Base):
         learner = self._seats[i].draw(self._rng)
         self._learner[i] = learner
         self._who[i] = -1
+        self._readers[i] = False
+        self._readers[i, learner] = True
         for j, member in enumerate(self._lineup.draw(), start=1):
             self._who[i, (learner + j) % n] = member
+            self._readers[i, (learner + j) % n] = getattr(self._lineup.members[member], "reads_observations", True)
 
     def _play_opponents(self, rewards, dones, infos):
         """Step every game whose opponent is to act until all wait on their learner."""
@@ -230,7 +234,7 @@ class VectorEnv(_Base):
 
     def _advance(self, actions, rewards, dones, infos):
         """One VectorGames step; record the learner's end of every game that finished."""
-        _, _, _, final, ended = self.games.step(actions)
+        _, _, _, final, ended = self.games.step(actions, self._readers)
         for i, game in self.games.finished.items():
             learner = int(self._learner[i])
             rewards[i] = final[i, learner]

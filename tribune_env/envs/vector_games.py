@@ -1,57 +1,82 @@
 """N games of Tribune stepped together, as arrays: the core of the vector environment.
 
 Every game keeps its state, mask and parameters in one row of shared 2-D arrays, so one
-compiled call steps all games and one fills all observations (:mod:`tribune_env.core.batch`).
-Each game is seen from its *acting* player: ``observations[i]`` and ``masks[i]`` belong to
-``players[i]``. A game that ends is replaced at once by a new one (automatic reset); its
-final rewards, one per seat, are returned by the step that ended it.
+compiled call steps the games and writes their observations (:mod:`tribune_env.core.batched`).
+The rows are split among threads, each stepping its own slice with the GIL released; a
+game depends on its row alone, so the thread count changes nothing in the games. Each game
+is seen from its *acting* player: ``observations[i]`` and ``masks[i]`` belong to
+``players[i]``. A game that ends is replaced at once by a new one, dealt in compiled code as
+``Game(seed)`` deals it (automatic reset); its final rewards, one per seat, are returned by the
+step that ended it. No :class:`~tribune_env.engine.Game` object is kept per row: ``games[i]``
+makes one that reads and writes row i when someone asks.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from ..core import native
-from ..core.batched import actors, observe_batch, step_batch
+from ..core.batched import actors, deal, observe_batch, step_observe
 from ..core.events import CAPACITY, WIDTH
 from ..data import MAX_PLAYERS
 from ..engine import Game
 from ..errors import ConfigError, IllegalActionError
+from ..kernel import seed_words
+from ..state import State
 from .rewards import check_scheme, final_rewards
 from .settings import game_settings
+
+ROWS_PER_THREAD = 32  # below this many games a thread costs more than it saves
 
 
 class VectorGames:
     """`num_envs` games with the same configuration, each seen by its player to act.
 
-    Parameters: ``num_envs``, ``seed``, ``reward`` (scheme of the final rewards) and the
-    game configuration of :class:`~tribune_env.engine.Game` (``num_players``,
+    Parameters: ``num_envs``, ``seed``, ``reward`` (scheme of the final rewards), ``threads``
+    (how many threads step the games: by default one per core, at most one per 32 games),
+    and the game configuration of :class:`~tribune_env.engine.Game` (``num_players``,
     ``victory_card``, ``point_variant``, ``round_limit``, ``auto_forced``, ``data``).
     """
 
-    def __init__(self, num_envs: int, seed=None, reward: str = "win", **config):
+    def __init__(self, num_envs: int, seed=None, reward: str = "win", threads: int | None = None, **config):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive int, got {num_envs!r}")
         if "seed" in config or "log" in config:
             raise ConfigError("seed is an argument of VectorGames itself, and games in a batch keep no log")
-        self.num_envs = int(num_envs)
+        self.num_envs = n = int(num_envs)
+        self.threads = check_threads(threads, n)
         self.reward_scheme = check_scheme(reward)
         self._config, first = game_settings(**config)
+        self._kinds = kinds_of(first, self._config)
         self.num_players = first.n
         self.obs_layout = first.obs_layout
         self.action_size = first.A.size
         self._offsets = first.obs_layout.offsets
-        self._meta_at = first.state.layout.offsets["meta"][0]
-        self._tasks_at = first.state.layout.offsets["tasks"][0]
-        n = self.num_envs
+        offsets = first.state.layout.offsets
+        self._meta_at, self._tasks_at, self._rng_at = (offsets[name][0] for name in ("meta", "tasks", "rng"))
+        self._fresh = State.empty(first.state.layout).buffer
+        self._kinds_params = np.stack([kind.handle.params for kind in self._kinds])
+        self._kinds_templates = np.stack([kind.obs_template for kind in self._kinds])
+        self._deck = first.deck
         self._buffers = np.zeros((n, first.handle.buffer.size), dtype=np.int32)
         self._params = np.zeros((n, first.handle.params.size), dtype=np.int64)
         self._templates = np.zeros((n, first.obs_layout.size), dtype=np.float32)
-        self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
+        self._events = np.zeros((self.threads, CAPACITY, WIDTH), dtype=np.int32)  # one per thread
+        self._kind = np.zeros(n, dtype=np.int64)  # which of _kinds each row's game is
+        self._shells: dict[int, Game] = {}
+        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
+        bounds = np.linspace(0, n, self.threads + 1).astype(int)
+        self._slices = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
         self.masks = np.zeros((n, self.action_size), dtype=np.int8)
         self.observations = np.zeros((n, first.obs_layout.size), dtype=np.float32)
         self.players = np.zeros(n, dtype=np.int64)
-        self.games: list[Game] = [first] * n
+        self.seeds = np.zeros(n, dtype=np.int64)  # the seed each row's game was dealt from: Game(seed=...) plays it
+        self.games = GameRows(self)
+        self._all_read = np.ones((n, MAX_PLAYERS), dtype=np.bool_)
         self.decisions = 0  # actions applied, for throughput figures
         self.reset(seed)
 
@@ -59,58 +84,127 @@ class VectorGames:
         """New games for every slot; returns (observations, masks, players)."""
         self._seeds = np.random.default_rng(seed)
         self.finished: dict[int, Game] = {}
-        for i in range(self.num_envs):
-            self._new_game(i)
-        actors(self._buffers, self._meta_at, self._tasks_at, self.players)
-        self._observe(np.ones(self.num_envs, dtype=bool))
+        self._deal(np.arange(self.num_envs))
         return self.observations, self.masks, self.players
 
-    def _new_game(self, i: int):
-        game = Game(seed=int(self._seeds.integers(2**63)), **self._config)
-        self._templates[i] = game.obs_template
-        game.move_to(self._buffers[i], self._params[i], self.masks[i])
-        self.games[i] = game
+    def _deal(self, rows: np.ndarray):
+        """New games in `rows`, seeded in row order from the batch's generator, observed by their first player."""
+        seeds = [int(self._seeds.integers(2**63)) for _ in rows]
+        words = np.array([seed_words(s) for s in seeds], dtype=np.int32).reshape(len(rows), 4)
+        native.ready()
+        deal(self._buffers, self._params, self._events[0], self.masks, rows, words, self._fresh,
+             self._kinds_params, self._deck, self._rng_at, self._kind)  # fmt: skip
+        self.seeds[rows] = seeds
+        self._templates[rows] = self._kinds_templates[self._kind[rows]]
+        for i in rows:
+            self._shells.pop(int(i), None)
+        actors(self._buffers, self._meta_at, self._tasks_at, self.players)
+        observers = np.full(self.num_envs, -1, dtype=np.int64)
+        observers[rows] = self.players[rows]
+        observe_batch(self._buffers, self._params, self._offsets, self._templates, observers, self.observations)
 
-    def _observe(self, rows: np.ndarray):
-        """The acting player's observation of each game in `rows`."""
-        observe_batch(
-            self._buffers,
-            self._params,
-            self._offsets,
-            self._templates,
-            np.where(rows, self.players, -1),
-            self.observations,
-        )
-
-    def step(self, actions):
+    def step(self, actions, readers=None):
         """Apply one action per game (-1 leaves a game as it is); replace the games that end.
 
         Returns ``(observations, masks, players, rewards, ended)``: ``rewards`` is
         (num_envs, 5) float32, each seat's final reward in the games that ended in this
         step and zero elsewhere; ``ended`` holds, per game, 0 (going on), 1 (terminated) or
         2 (truncated at the round limit). The games that ended are in ``finished[i]``.
+        ``readers``, (num_envs, 5) bool, says whose observations anyone reads: a game whose
+        next player is not a reader keeps its old observation row, unwritten (a new deal's
+        first observation is always written). By default every seat's is written.
         """
         actions = self._check(actions)
+        readers = self._all_read if readers is None else check_readers(readers, self.num_envs)
         native.ready()
-        step_batch(self._buffers, self._params, self._events, self.masks, actions)
+        self._each_slice(actions, readers)
         self.decisions += int((actions >= 0).sum())
         rewards = np.zeros((self.num_envs, MAX_PLAYERS), dtype=np.float32)
         ended = np.zeros(self.num_envs, dtype=np.int8)
-        actors(self._buffers, self._meta_at, self._tasks_at, self.players)
         self.finished = {}
-        for i in np.flatnonzero(self.players < 0):
+        done = np.flatnonzero(self.players < 0)
+        for i in done:
             game = self.games[i]
             ended[i] = game.status
             rewards[i, : game.n] = final_rewards(game, self.reward_scheme)
-            game.move_to(*(a.copy() for a in game.handle))
+            game.move_to(*(a.copy() for a in game.handle))  # its own arrays: the row is dealt anew
             self.finished[int(i)] = game
-            self._new_game(i)
-            self.players[i] = self.games[i].current_player
-        self._observe(actions >= 0)
+        if done.size:
+            self._deal(done)
         return self.observations, self.masks, self.players, rewards, ended
+
+    def _each_slice(self, actions: np.ndarray, readers: np.ndarray):
+        """Step and observe every slice of rows, one per thread (the last in this one)."""
+
+        def run(t: int):
+            rows = self._slices[t]
+            step_observe(self._buffers[rows], self._params[rows], self._events[t], self.masks[rows], actions[rows],
+                         self._meta_at, self._tasks_at, self._offsets, self._templates[rows], readers[rows],
+                         self.players[rows], self.observations[rows])  # fmt: skip
+
+        others = [self._pool.submit(run, t) for t in range(self.threads - 1)] if self._pool else []
+        run(self.threads - 1)
+        for job in others:
+            job.result()
 
     def _check(self, actions) -> np.ndarray:
         return check_actions(actions, self.masks, self.players)
+
+    def game(self, i: int) -> Game:
+        """The game in row i, as a :class:`Game` that reads and writes that row (made on first use)."""
+        game = self._shells.get(i)
+        if game is None:
+            kind = self._kinds[self._kind[i]]
+            game = self._shells[i] = kind.bound_to(self._buffers[i], self._params[i], self.masks[i])
+        return game
+
+
+class GameRows(Sequence):
+    """``games[i]``: the game in row i of a :class:`VectorGames`, as a :class:`Game` (made on first use)."""
+
+    def __init__(self, games: VectorGames):
+        self._games = games
+
+    def __len__(self) -> int:
+        return self._games.num_envs
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(f"row {i} is outside the {len(self)} games")
+        return self._games.game(int(i) % len(self))
+
+
+def kinds_of(first: Game, config: dict) -> list[Game]:
+    """A game for each victory card the batch's games may have: the one configured, or, when
+    each game draws its card, every card that fits the player count, in the order ``Game`` draws from."""
+    if not first.victory_card_drawn:
+        return [first]
+    fitting = sorted(key for key, card in first.data.victory_cards.items() if first.n in card.need)
+    kinds = [Game(seed=0, **{**config, "victory_card": key}) for key in fitting]
+    for kind in kinds:
+        kind.victory_card_drawn = True
+    return kinds
+
+
+def check_threads(threads, num_envs: int) -> int:
+    """The thread count: as given (a positive int), or one per core and at most one per ROWS_PER_THREAD games."""
+    if threads is None:
+        return max(1, min(os.cpu_count() or 1, num_envs // ROWS_PER_THREAD))
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ConfigError(f"threads must be a positive int, got {threads!r}")
+    return min(int(threads), num_envs)
+
+
+def check_readers(readers, num_envs: int) -> np.ndarray:
+    """`readers` as a (num_envs, 5) bool array, or ConfigError naming its shape or type."""
+    readers = np.asarray(readers)
+    if readers.shape != (num_envs, MAX_PLAYERS) or readers.dtype != np.bool_:
+        raise ConfigError(
+            f"readers must be a ({num_envs}, {MAX_PLAYERS}) bool array, got {readers.dtype} {readers.shape}"
+        )
+    return readers
 
 
 def check_actions(actions, masks: np.ndarray, players: np.ndarray | None = None) -> np.ndarray:
