@@ -1,6 +1,7 @@
 """Tribune as an OpenSpiel game: OpenSpiel's own checks, its algorithms, and the examples of
 docs/openspiel.md, for every player count and victory card."""
 
+import base64
 import pickle
 import re
 from pathlib import Path
@@ -12,7 +13,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import tribune_env.envs.openspiel  # noqa: E402,F401  (registers python_tribune)
 from tests.test_conformance import IDS, SETTINGS  # noqa: E402
-from tribune_env.envs.openspiel import NAME, state_of  # noqa: E402
+from tribune_env import Game, IllegalActionError, StateFormatError  # noqa: E402
+from tribune_env.envs.openspiel import NAME, _World, deal_seed, load_state, state_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,7 +40,7 @@ def test_the_examples_run(capsys):
     for i, block in enumerate(re.findall(r"```python\n(.*?)```", (ROOT / "docs/openspiel.md").read_text(), re.S)):
         exec(compile(block, f"docs/openspiel.md example {i + 1}", "exec"), namespace)
     out = capsys.readouterr().out
-    assert "[1659]" in out and "IS-MCTS plays player_" in out
+    assert "[1659]" in out and "IS-MCTS plays player_" in out and "reloaded: True 3" in out
     assert re.search(r"NFSP: a game of \d+ moves, returns \[", out)
 
 
@@ -120,12 +122,266 @@ def test_a_state_is_serialised_as_its_deal_and_moves_and_replays():
     assert not clone.table.state_equals(state.table)  # a clone plays on alone
 
 
-def test_a_resampled_state_pickles_its_own_world():
+def test_a_resampled_world_cannot_be_saved():
+    """Its history is the original's, which makes another game: saved, it would load as the
+    true game. A clone keeps the world."""
     game = pyspiel.load_game(NAME, {"players": 3})
     state = dealt(game, deal=5, moves=120, seed=2)
     world = state.resample_from_infostate(state.current_player(), np.random.RandomState(1).uniform)
-    again = pickle.loads(pickle.dumps(world))
-    assert again.table.state_equals(world.table) and not again.table.state_equals(state.table)
+    for save in (lambda: pyspiel.serialize_game_and_state(game, world), lambda: pickle.dumps(world)):
+        with pytest.raises(StateFormatError, match="resampled world"):
+            save()
+    assert world.clone().table.state_equals(world.table) and not world.table.state_equals(state.table)
+    with pytest.raises(StateFormatError, match="state_of"):
+        pickle.dumps(state_of(Game(3, seed=4)))
+
+
+def saved(state) -> str:
+    return pyspiel.serialize_game_and_state(state.get_game(), state)
+
+
+def entries(state) -> list:
+    return [(entry.player, entry.action) for entry in state.full_history()]
+
+
+def with_history(text: str, history) -> str:
+    """`text` saving `history`, a list of (player, action), instead of its own."""
+    line = ",".join(f"{player}:{action}" for player, action in history)
+    return re.sub(r"history=.*\nmove_number=\d+", f"history={line}\nmove_number={len(history)}", text)
+
+
+def with_attributes(text: str, attributes: dict) -> str:
+    """`text` with its pickled Python attributes (the [State] line __dict__=) replaced."""
+    return re.sub(r"__dict__=.*", "__dict__=" + base64.b64encode(pickle.dumps(attributes)).decode(), text)
+
+
+def two_players(moves=30, **params):
+    return dealt(pyspiel.load_game(NAME, {"players": 2, **params}), deal=3, moves=moves, seed=3)
+
+
+def played_past(state, round_: int):
+    """`state` played on at random until its game is in round `round_` (or over)."""
+    rng = np.random.default_rng(0)
+    while not state.is_terminal() and state.table.round < round_:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def illegal_move(state) -> tuple:
+    return state.current_player(), next(a for a in range(400) if a not in state.legal_actions())
+
+
+def two_players_under_five():
+    return saved(two_players(moves=60)).replace("players=2", "players=5")
+
+
+def past_the_round_limit():
+    state = played_past(two_players(moves=0), 2)
+    state.apply_action(state.legal_actions()[0])  # a move of round 2
+    return saved(state).replace("round_limit=50", "round_limit=1")
+
+
+def after_the_end():
+    state = played_past(two_players(moves=0, round_limit=1), 2)
+    assert state.is_terminal()
+    return with_history(saved(state), entries(state) + [(0, 0)])
+
+
+BAD_HISTORIES = {
+    "deal 65,536": (
+        lambda: with_history(saved(two_players()), [(-1, 2**16)]),
+        "action 0: chance outcome 65536 is outside the deals 0..65535",
+    ),
+    "deal -1": (lambda: with_history(saved(two_players()), [(-1, -1)]), "action 0: chance outcome -1 is outside"),
+    "deal 5,000 of 10": (
+        lambda: with_history(saved(two_players(deals=10)), [(-1, 5000)]),
+        r"action 0: chance outcome 5000 is outside the deals 0\.\.9",
+    ),
+    "action 400": (lambda: with_history(saved(two_players()), [*entries(two_players()), (1, 400)]), "action 31 is 400"),
+    "action -7": (lambda: with_history(saved(two_players()), [*entries(two_players()), (1, -7)]), "action 31 is -7"),
+    "an illegal move": (
+        lambda: with_history(saved(two_players()), [*entries(two_players()), illegal_move(two_players())]),
+        "action 31, '.*', is not legal here",
+    ),
+    "a move before the deal": (
+        lambda: with_history(saved(two_players()), [(0, 12), *entries(two_players())]),
+        "action 0 is player_0's, before the deal",
+    ),
+    "a second deal": (
+        lambda: with_history(saved(two_players()), [(-1, 3), (-1, 4)]),
+        "action 1 is a chance outcome, after the deal",
+    ),
+    "moves after the end": (after_the_end, r"action \d+, '.*', comes after the end of the game"),
+    "200,000 entries": (
+        lambda: with_history(saved(two_players()), [(-1, 3)] + [(0, 0)] * 199_999),
+        "history has 200,000 actions; a game of these settings has at most 4,001",
+    ),
+    "2 players' history under 5": (two_players_under_five, r"python_tribune history: action \d+"),
+    "past the round limit": (past_the_round_limit, r"action \d+, '.*', comes after the end of the game"),
+}
+LOADERS = {"load_state": load_state, "pyspiel": lambda text: pyspiel.deserialize_game_and_state(text)[1]}
+
+
+@pytest.mark.parametrize("loader", LOADERS)
+@pytest.mark.parametrize("case", BAD_HISTORIES)
+def test_a_history_the_engine_would_not_play_is_refused_naming_the_action(case, loader):
+    make, named = BAD_HISTORIES[case]
+    text = make()
+    with pytest.raises(StateFormatError, match=named) as refused:
+        LOADERS[loader](text)
+    assert len(str(refused.value)) < 200
+
+
+@pytest.mark.parametrize("loader", LOADERS)
+def test_a_saved_state_loads_as_its_history_plays(loader):
+    state = two_players(moves=80)
+    again = LOADERS[loader](saved(state))
+    assert again.history() == state.history() and again.table.state_equals(state.table)
+    assert again.information_state_string(1) == state.information_state_string(1)
+    assert pickle.loads(pickle.dumps(state)).table.state_equals(state.table)  # pickle goes through load_state
+
+
+class Touch:
+    """A crafted pickle: unpickled, it creates the file `path`."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return Path.touch, (self.path,)
+
+
+def test_load_state_never_unpickles_what_the_text_carries(tmp_path):
+    marker = tmp_path / "ran"
+    with pytest.raises(StateFormatError, match="pickled Python objects"):
+        load_state(with_attributes(saved(two_players()), {"_world": Touch(marker)}))
+    assert not marker.exists()
+
+
+def test_openspiels_own_loader_runs_a_crafted_pickle_as_the_docs_warn(tmp_path):
+    """pyspiel.deserialize_game_and_state unpickles before tribune's code can run; the day it
+    stops, docs/openspiel.md's warning should go."""
+    marker = tmp_path / "ran"
+    pyspiel.deserialize_game_and_state(with_attributes(saved(two_players()), {"_world": Touch(marker)}))
+    assert marker.exists()
+
+
+class Forged:
+    """A pickle of tribune's own world over another game."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def __reduce__(self):
+        return _World, (None, self.table)
+
+
+@pytest.mark.parametrize(
+    "attributes, named",
+    [
+        ({"_world": Game(2, seed=1)}, "history, not a Game"),
+        ({"_world": Forged(Game(2, seed=1))}, "history, not a _World"),
+        ({"_table": Game(2, seed=1)}, "no attribute '_table'"),
+    ],
+)
+def test_a_pickled_table_never_overrides_the_history(attributes, named):
+    text = with_attributes(saved(two_players()), attributes)
+    with pytest.raises(StateFormatError, match=named):
+        pyspiel.deserialize_game_and_state(text)
+    with pytest.raises(StateFormatError, match="__dict__="):
+        load_state(text)
+
+
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        (b"[Meta]", "is text, got a bytes"),
+        ("history=-1:3", "starts with 'history=-1:3', not the section"),
+        ("[Meta]\n[State]\n[Game]", "section .State. is out of place"),
+        ("[Meta]\n[Game]\npython_tribune()\n[State]\nhistory=\n", "three lines"),
+    ],
+)
+def test_load_state_refuses_what_is_not_a_saved_state(text, named):
+    with pytest.raises(StateFormatError, match=named):
+        load_state(text)
+
+
+@pytest.mark.parametrize(
+    "game, named",
+    [
+        ("tic_tac_toe()", "the game is 'tic_tac_toe..', not python_tribune"),
+        ("python_tribune(players=six)", "the game 'python_tribune.players=six.': Wrong type for parameter players"),
+        ("python_tribune(players=6)", "the game: num_players must be an int from 2 to 5, got 6"),
+    ],
+)
+def test_load_state_refuses_a_game_other_than_python_tribunes(game, named):
+    text = re.sub(r"\[Game\]\n.*", f"[Game]\n{game}", saved(two_players()))
+    with pytest.raises(StateFormatError, match=named):
+        load_state(text)
+
+
+@pytest.mark.parametrize(
+    "history, move_number, named",
+    [
+        ("-1:3,0;5", "2", "action 1 is '0;5', not player:action"),
+        ("-1:3", "2", "move_number is 2, but the history has 1"),
+    ],
+)
+def test_load_state_refuses_a_malformed_history(history, move_number, named):
+    text = re.sub(r"history=.*\nmove_number=\d+", f"history={history}\nmove_number={move_number}", saved(two_players()))
+    with pytest.raises(StateFormatError, match=named):
+        load_state(text)
+
+
+def test_action_to_string_refuses_what_is_no_action():
+    state = pyspiel.load_game(NAME, {"players": 2}).new_initial_state()
+    assert state.action_to_string(0, 0).startswith("player_0: ")  # before the deal: no game dealt for it
+    for player, action, named in [
+        (0, -1, "action -1"),
+        (0, 400, "action 400"),
+        (2, 0, "player 2"),
+        (-1, 2**16, "65536"),
+    ]:
+        with pytest.raises(IllegalActionError, match=named):
+            state.action_to_string(player, action)
+
+
+def test_a_deal_out_of_range_changes_nothing():
+    state = pyspiel.load_game(NAME, {"players": 2, "deals": 10}).new_initial_state()
+    with pytest.raises(IllegalActionError, match="chance outcome 10 is outside the deals 0..9"):
+        state.apply_action(10)
+    assert state.is_chance_node() and state.history() == []
+
+
+def test_chance_and_legal_actions_answer_as_openspiels_own():
+    """Answered in Python for speed, they must agree with OpenSpiel's C++ path."""
+    state = pyspiel.load_game(NAME, {"players": 3, "deals": 10}).new_initial_state()
+    outcomes = state.chance_outcomes()
+    outcomes.clear()  # a caller's own list
+    assert state.chance_outcomes() == [(deal, 0.1) for deal in range(10)]
+    rng = np.random.default_rng(0)
+    while True:
+        for player in (None, -1, 0, 1, 2):
+            if player == -1 and not state.is_chance_node():
+                continue  # OpenSpiel asks no pseudo-player's actions at a decision
+            ours = state.legal_actions() if player is None else state.legal_actions(player)
+            theirs = (
+                pyspiel.State.legal_actions(state) if player is None else pyspiel.State.legal_actions(state, player)
+            )
+            assert ours == theirs
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_the_log_is_kept_only_once_a_string_asks_for_it():
+    state = two_players(moves=50)
+    assert state.table.log is None
+    logged = Game(2, seed=deal_seed(0, 3))
+    for action in state.history()[1:]:
+        logged.step(action)
+    assert state.information_state_string(0) == "\n".join(logged.seat_log(0)) + "\n\n" + logged.render(0)
+    assert state.table.log == logged.log and state.table.state_equals(logged)
 
 
 @pytest.mark.parametrize(
