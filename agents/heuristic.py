@@ -13,7 +13,9 @@ Faction benefits, Agrippa, Cato, the temporary favor and the Legate legion are c
 one-step lookahead with :func:`agents.evaluation.evaluate_position`.
 
 The rules run compiled (numba) on the engine's state buffer: :func:`choose` is what a
-search calls in its rollouts, tens of microseconds a decision.
+search calls in its rollouts, tens of microseconds a decision. :func:`choose_batch` samples
+the worlds and chooses for a whole batch of games in one call (``HeuristicAgent.act_rows``,
+the vector environments' heuristic seats).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.core.leaders import tigellinus_reward
 from tribune_env.core.market import pays
 from tribune_env.core.takeover import rivals, takes_over
+from tribune_env.core.worlds import determinize
 from tribune_env.data import (
     ATRIUM,
     CATACOMBS,
@@ -42,6 +45,7 @@ from tribune_env.data import (
     PANTHEON,
     THERMAE,
 )
+from tribune_env.determinize import sampler_words
 from tribune_env.kernel import K, views
 from tribune_env.state import ETERNAL as ETERNAL_COLUMN
 from tribune_env.state import MONEY as MONEY_COLUMN
@@ -109,11 +113,32 @@ class HeuristicAgent(Agent):
     """
 
     name = "heuristic"
+    reads_observations = False  # it reads the game itself (a view, or the batch's rows)
 
     def act(self, observation, action_mask, view) -> int:
         if action_mask.sum() == 1:  # nothing to weigh: spare the determinisation
             return int(np.flatnonzero(action_mask)[0])
         return self.choose(view.determinize(self.rng))
+
+    def act_rows(self, buffers, params, masks, rows, deck_counts) -> np.ndarray:
+        """The move in each game of `rows` of a batch held as rows of 2-D arrays (state buffers,
+        parameters and masks, as the vector games keep them; `deck_counts` their deck by card),
+        for its player to act, in one compiled call without the GIL.
+
+        The same moves, drawing the same from the agent's generator, as :meth:`act` on each of
+        those games in turn. The true state is read only to sample a world from the acting
+        seat's information, as ``view.determinize`` does.
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        legal = np.count_nonzero(masks[rows], axis=1)
+        if (legal == 0).any():
+            raise ValueError(f"row(s) {rows[legal == 0].tolist()} have no legal action (a finished game)")
+        words = np.zeros((len(rows), 4), dtype=np.int32)  # a forced move samples no world, as in act
+        words[legal > 1] = sampler_words(self.rng, int((legal > 1).sum()))
+        out = np.empty(len(rows), dtype=np.int64)
+        native.ready()
+        choose_batch(buffers, params, masks, rows, deck_counts, words, out)
+        return out
 
     def choose(self, game) -> int:
         """The move of the player to act in a full game that is already one of its determinisations.
@@ -141,6 +166,33 @@ def choose(buf, k, m, deck_counts):
     depth = CARDS_TO_COME if kind == Task.PLACE else ROW_ONLY if kind in ROW_ENOUGH else PRICES
     r = read(s, k, deck_counts, player, depth)
     return decide(r, buf, legal, kind, player, b, c)
+
+
+@entry
+def choose_batch(bufs, ks, masks, rows, deck_counts, words, out):
+    """``out[j]``: the heuristic's move in the game of row ``rows[j]``, chosen in one world sampled
+    for its player to act with the generator ``words[j]`` (advanced); a forced move samples none.
+
+    ``act`` on one game (its determinisation, then :func:`choose`) is the same move for the
+    same words. Call ``native.ready()`` first.
+    """
+    world = np.empty(bufs.shape[1], dtype=np.int32)
+    world_mask = np.empty(masks.shape[1], dtype=np.int8)
+    for j in range(len(rows)):
+        i = rows[j]
+        out[j] = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, words[j], world, world_mask)
+
+
+@compiled(inline="always")  # into choose_batch, its one caller
+def choose_sampled(buf, k, m, deck_counts, rng, world, world_mask):
+    """The move for the player to act in `buf`, chosen in a world sampled for it into `world`."""
+    legal = np.flatnonzero(m)
+    if len(legal) == 1:
+        return legal[0]
+    world[:] = buf
+    s = views(world, k)
+    determinize(world, k, s.tasks[top_task(s), 1], rng, world_mask)
+    return choose(world, k, world_mask, deck_counts)
 
 
 # ---------------------------------------------------------------- board geometry

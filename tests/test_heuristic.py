@@ -196,6 +196,35 @@ def test_choices_ignore_what_the_agent_cannot_see():
     assert checked >= 6
 
 
+def test_a_batch_is_chosen_as_one_game_at_a_time():
+    """act_rows, the batched choice of the vector environments, plays in each row what act plays
+    on that game, in the order of the rows given, drawing the same from the agent's generator
+    (forced moves draw nothing); the games are left as they were."""
+    wanted = {
+        k.name: (lambda g, k=k: decision_kind(g) == k)
+        for k in (Task.PLACE, Task.CATACOMBS_CHOICE, Task.ATRIUM_BID, Task.TAKEOVER_SET, Task.BENEFIT_CHOICE)
+    }
+    wanted["forced"] = lambda g: len(g.legal_actions()) == 1
+    found = collect_states(range(60), wanted, per_predicate=3, players=(3,), auto_forced=False, log=False)
+    games = [g for states in found.values() for g in states]
+    assert len(games) >= 12 and any(len(g.legal_actions()) == 1 for g in games)
+    buffers, params, masks = (np.stack([g.handle[i] for g in games]) for i in range(3))
+    before = buffers.copy()
+    rows = np.random.default_rng(0).permutation(len(games))[:-2]
+    single, batched = HeuristicAgent(seed=5), HeuristicAgent(seed=5)
+    expected = [choose(single, games[i], games[i].current_player) for i in rows]
+    assert batched.act_rows(buffers, params, masks, rows, games[0].deck_counts).tolist() == expected
+    assert np.array_equal(buffers, before)
+    assert single.rng.integers(2**63) == batched.rng.integers(2**63)
+
+
+def test_a_batch_refuses_a_finished_game():
+    g = Game(2, seed=0, log=False)
+    play_game(g, [HeuristicAgent(seed=0), RandomAgent(seed=1)])
+    with pytest.raises(ValueError, match="no legal action"):
+        HeuristicAgent(seed=0).act_rows(*(a[None] for a in g.handle), [0], g.deck_counts)
+
+
 def test_make_agent_builds_it_and_rejects_unknown_options():
     assert isinstance(make_agent("heuristic", seed=1), HeuristicAgent)
     with pytest.raises(ConfigError):

@@ -26,8 +26,10 @@ from conftest import (
 )
 
 from tribune_env import Game, IllegalActionError
+from tribune_env.core import worlds
 from tribune_env.data import NUM_VALUES, PANTHEON
-from tribune_env.state import MONEY, Meta
+from tribune_env.determinize import sampler_words
+from tribune_env.state import MONEY, Meta, State
 from tribune_env.tasks import Task
 
 BIDS = (Task.ATRIUM_BID, Task.CHARIOT_BID)
@@ -464,6 +466,25 @@ def test_determinize_resamples_opponent_hands(varied_states):
         truth = [g.state.hand[q].tolist() for q in range(g.n) if q != p]
         changed += any([d.state.hand[q].tolist() for q in range(g.n) if q != p] != truth for d in samples)
     assert total > 10 and changed == total
+
+
+def test_worlds_are_sampled_in_place_into_the_rows_of_an_array(varied_states):
+    """A search's primitive: copies of the game in the rows of one array, each re-dealt in place
+    from one generator of the engine's kind, with no Game per world. The first world is the one
+    Game.determinize samples from the same draws; the generator moves on, so the next differ."""
+    differ = 0
+    for k, g in enumerate(varied_states):
+        p = g.current_player
+        rows = np.tile(g.handle.buffer, (3, 1))
+        masks = np.zeros((3, g.A.size), dtype=np.int8)
+        rng = sampler_words(np.random.default_rng(k), 1)[0]
+        for row, mask in zip(rows, masks):
+            worlds.determinize(row, g.handle.params, p, rng, mask)
+        d = g.determinize(p, np.random.default_rng(k))
+        assert np.array_equal(rows[0], d.handle.buffer) and np.array_equal(masks[0], d.legal_mask())
+        hands = [State(g.state.layout, row).hand[: g.n] for row in rows]
+        differ += not np.array_equal(hands[1], hands[2])
+    assert differ >= len(varied_states) // 2
 
 
 def test_determinized_games_play_to_the_end(varied_states):

@@ -401,3 +401,29 @@ def test_vector_env_plays_the_same_whether_opponents_read_observations_or_not():
     (read_obs, read_who), (blind_obs, blind_who) = runs
     assert np.array_equal(read_obs, blind_obs)
     assert read_who.sum() == 4 * 3 and blind_who.sum() == 4  # every seat / the learners only
+
+
+def test_heuristic_opponents_decide_in_one_batched_call_as_they_would_one_by_one():
+    """VectorEnv hands the heuristic the batch's rows (``act_rows``); the games are those of its
+    one-game-at-a-time ``act``, seat by seat, and no observation is encoded for it."""
+    from agents import make_agent
+
+    class OneByOne:  # the heuristic without act_rows: VectorEnv falls back to act with views
+        reads_observations = False
+
+        def __init__(self):
+            self.agent = make_agent("heuristic", seed=3)
+
+        def act(self, observation, mask, view):
+            return self.agent.act(observation, mask, view)
+
+    runs = []
+    for opponent in (make_agent("heuristic", seed=3), OneByOne()):
+        env = VectorEnv(5, num_players=4, opponents=opponent, seed=11)
+        obs, rng = [env.reset()], np.random.default_rng(4)
+        for _ in range(40):
+            obs.append(env.step(random_legal(env.games.masks, rng))[0])
+        runs.append((np.array(obs), env.games._buffers.copy(), env._readers.sum()))
+    (batched, batched_state, readers), (single, single_state, _) = runs
+    assert np.array_equal(batched, single) and np.array_equal(batched_state, single_state)
+    assert readers == 5  # the learners only

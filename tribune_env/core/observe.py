@@ -18,9 +18,18 @@ from .visibility import laid_pair, sees_pair, sees_slot
 
 @compiled(inline="always")
 def one_hot(out, at, n, observer, seat):
-    """Mark `seat` seat-relative to the observer at out[at:at + MAX_PLAYERS]; nobody (-1) marks nothing."""
+    """Mark `seat` seat-relative to the observer at out[at:at + MAX_PLAYERS]; nobody (-1) marks nothing.
+
+    Both seats are below n, so one addition does what ``% n`` would, without its division."""
     if seat >= 0:
-        out[at + (seat - observer) % n] = 1
+        relative = seat - observer
+        out[at + (relative + n if relative < 0 else relative)] = 1
+
+
+@compiled(inline="always")
+def copy_row(out, at, row):
+    """out[at:at + len(row)] = row, as float32: one bounds check for the whole row."""
+    out[at : at + len(row)] = row
 
 
 @entry
@@ -29,6 +38,7 @@ def observe(buf, k, seg, template, observer, out):
     n = k[K.N]
     out[:] = template
     # seat-relative rows: position i is seat (observer + i) % n; padding rows read absent seats (zero)
+    temporary_favor = s.meta[Meta.TEMP_FAVOR]
     for i in range(MAX_PLAYERS):
         q = (observer + i) % n if i < n else i
         res = s.res[q]
@@ -38,26 +48,23 @@ def observe(buf, k, seg, template, observer, out):
         out[seg[Seg.tile] + i] = res[TILE]
         out[seg[Seg.eternal_favor] + i] = res[ETERNAL]
         out[seg[Seg.marker_count] + i] = res[MARKERS]
-        for f in range(NUM_FACTIONS):
-            out[seg[Seg.markers] + i * NUM_FACTIONS + f] = s.markers[q, f]
+        copy_row(out, seg[Seg.markers] + i * NUM_FACTIONS, s.markers[q])
         out[seg[Seg.followers_left] + i] = s.followers[q]
         out[seg[Seg.coin_bowl] + i] = s.coin_bowl[q]
         out[seg[Seg.has_bid] + i] = s.committed[q]
         out[seg[Seg.hand_size] + i] = s.hand[q].sum()
         out[seg[Seg.declared] + i] = s.declared[q] + 1
-        for c in range(NUM_CARD_TYPES):
-            out[seg[Seg.known_hands] + i * NUM_CARD_TYPES + c] = s.known[q, c]
+        copy_row(out, seg[Seg.known_hands] + i * NUM_CARD_TYPES, s.known[q])
         if i < n:
+            at = seg[Seg.objectives] + i * NUM_OBJECTIVES
             for j in range(NUM_OBJECTIVES):
-                out[seg[Seg.objectives] + i * NUM_OBJECTIVES + j] = objective(res, k, s.meta[Meta.TEMP_FAVOR], q, j)
-    for c in range(NUM_CARD_TYPES):
-        out[seg[Seg.hand] + c] = s.hand[observer, c]
-        out[seg[Seg.discard_public] + c] = s.discard_public[c]
-        for stack in range(s.curia.shape[0]):
-            out[seg[Seg.curia] + stack * NUM_CARD_TYPES + c] = s.curia[stack, c]
+                out[at + j] = objective(res, k, temporary_favor, q, j)
+    copy_row(out, seg[Seg.hand], s.hand[observer])
+    copy_row(out, seg[Seg.discard_public], s.discard_public)
+    for stack in range(s.curia.shape[0]):
+        copy_row(out, seg[Seg.curia] + stack * NUM_CARD_TYPES, s.curia[stack])
     for f in range(NUM_FACTIONS):
-        for v in range(NUM_VALUES):
-            out[seg[Seg.sets] + f * NUM_VALUES + v] = s.sets[f, v]
+        copy_row(out, seg[Seg.sets] + f * NUM_VALUES, s.sets[f])
         out[seg[Seg.first_laurel] + f] = s.first_laurel[f]
         one_hot(out, seg[Seg.controller] + f * MAX_PLAYERS, n, observer, s.controller[f])
         for j in range(2):

@@ -6,16 +6,24 @@ A policy is anything that picks an action for a seat:
   optionally ``reset()``, called by :class:`~tribune_env.envs.single.SingleAgentEnv` at the start
   of each game, and ``act_batch(observations, action_masks) -> actions``, which
   :class:`~tribune_env.envs.vector.VectorEnv` uses to decide for many games in one call (and
-  passes the games' views as a third argument to a policy whose ``needs_views`` is true);
+  passes the games' views as a third argument to a policy whose ``needs_views`` is true), or,
+  preferred to both, ``act_rows(buffers, params, masks, rows, deck_counts) -> actions``, which
+  decides for the games in ``rows`` of the batch's arrays (``VectorGames.handle``) at once;
   a policy whose ``reads_observations`` is false (the random one, the heuristic, which reads
   the game itself) is handed no fresh observation, which spares the vector environment
   encoding one;
 - a plain function ``f(observation, action_mask) -> int``;
 - the string ``"random"``: a uniformly random legal action, drawn from the environment's
-  own seeded generator.
+  own seeded generator;
+- any other agent spec (``"heuristic"``, ``"policy:PATH.pt"``...): built by the resolver
+  the installed package declares in the entry-point group ``tribune.agents``
+  (``agents.make_agent``), since this layer imports no agent; seeded from the environment's
+  generator at every new game.
 """
 
 from __future__ import annotations
+
+from importlib.metadata import entry_points
 
 import numpy as np
 
@@ -53,17 +61,43 @@ class FunctionPolicy:
         return self.fn(observation, action_mask)
 
 
+class SpecAgent:
+    """An agent built from its spec, reseeded from the environment's generator at each game,
+    so that the same seed gives the same games; otherwise the agent itself."""
+
+    def __init__(self, agent, rng):
+        self.agent, self.rng = agent, rng
+
+    def reset(self) -> None:
+        self.agent.reset(seed=int(self.rng().integers(2**63)))
+
+    def __getattr__(self, name):
+        if name == "agent":  # not set yet: a copy being made
+            raise AttributeError(name)
+        return getattr(self.agent, name)
+
+
+def agent_from_spec(spec: str, rng) -> SpecAgent:
+    """The agent `spec` names, from the resolver of the ``tribune.agents`` entry-point group."""
+    resolvers = entry_points(group="tribune.agents", name="make_agent")
+    if not resolvers:
+        raise ConfigError(
+            f"opponent {spec!r} is an agent spec, which needs the tribune package installed "
+            "(pip install tribune); pass 'random', a function or an agent"
+        )
+    make_agent = next(iter(resolvers)).load()
+    return SpecAgent(make_agent(spec, seed=int(rng().integers(2**63))), rng)
+
+
 def as_policy(opponent, rng):
     if isinstance(opponent, str):
-        if opponent != "random":
-            raise ConfigError(f"unknown opponent {opponent!r}; pass 'random', a function or an agent")
-        return RandomPolicy(rng)
+        return RandomPolicy(rng) if opponent == "random" else agent_from_spec(opponent, rng)
     if callable(getattr(opponent, "act", None)):
         return opponent
     if callable(opponent):
         return FunctionPolicy(opponent)
     raise ConfigError(
-        f"an opponent must be 'random', a function (observation, action_mask) -> action "
+        f"an opponent must be an agent spec ('random', 'heuristic'...), a function (observation, action_mask) -> action "
         f"or an object with act(observation, action_mask, view); got {opponent!r}"
     )
 

@@ -23,7 +23,7 @@ from ..core import native
 from ..core.batched import actors, deal, observe_batch, step_observe
 from ..core.events import CAPACITY, WIDTH
 from ..data import MAX_PLAYERS
-from ..engine import Game
+from ..engine import Game, Handle
 from ..errors import ConfigError, IllegalActionError
 from ..kernel import seed_words
 from ..state import State
@@ -61,7 +61,7 @@ class VectorGames:
         self._fresh = State.empty(first.state.layout).buffer
         self._kinds_params = np.stack([kind.handle.params for kind in self._kinds])
         self._kinds_templates = np.stack([kind.obs_template for kind in self._kinds])
-        self._deck = first.deck
+        self._deck, self.deck_counts = first.deck, first.deck_counts
         self._buffers = np.zeros((n, first.handle.buffer.size), dtype=np.int32)
         self._params = np.zeros((n, first.handle.params.size), dtype=np.int64)
         self._templates = np.zeros((n, first.obs_layout.size), dtype=np.float32)
@@ -149,6 +149,12 @@ class VectorGames:
 
     def _check(self, actions) -> np.ndarray:
         return check_actions(actions, self.masks, self.players)
+
+    @property
+    def handle(self) -> Handle:
+        """The batch's state buffers, parameters and masks, a game a row, as compiled code takes them
+        (an agent with ``act_rows`` decides from them for many games in one call)."""
+        return Handle(self._buffers, self._params, self.masks)
 
     def game(self, i: int) -> Game:
         """The game in row i, as a :class:`Game` that reads and writes that row (made on first use)."""
