@@ -6,10 +6,12 @@ whole games through the API against agents (a 4-player game against the shipped 
 requests a second and the median and 99th-percentile latency. Abuse: malformed and
 oversized requests (bodies of 50 MB announced, deep nesting, numbers of 5,000 digits, invalid UTF-8,
 unknown keys, actions as strings, bools and floats, tables past the end of a replay); every
-answer must be a refusal of the documented shape. The server's resident memory
+answer must be a refusal of the documented shape. Then --half-open connections that send
+half a request head and nothing more, the server limited to 1,024 open files: a new client
+must still be answered, and the server's log stay short. The server's resident memory
 (``/proc/PID/status``) before the load, at its peak, after the load and after the abuse.
 
-    python benchmarks/web_load.py [--clients 20] [--games 2]
+    python benchmarks/web_load.py [--clients 20] [--games 2] [--half-open 1100]
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import http.client
 import json
 import random
 import re
+import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +37,7 @@ from urllib.parse import urlsplit
 
 OPPONENTS = (["policy:agents/trained/selfplay-4p.pt"], ["heuristic"])
 ABUSE_MEMORY_MB = 16  # what the abuse phase may add to the server's memory at most
+SERVER_FILES = 1024  # the server's limit of open files, soft and hard: a common default
 
 
 def memory_mb(pid: int, field: str = "VmRSS") -> float:
@@ -117,16 +122,43 @@ def abuse(client: Client, replay_id: str) -> int:
     return 10 * (len(cases) + 1)
 
 
+def half_open(url: str, count: int) -> tuple[int, float]:
+    """Open `count` connections each sending half a request head, then ask as a new client:
+    its status and seconds. The connections are closed at the end."""
+    host, port = urlsplit(url).hostname, urlsplit(url).port
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, count + 256)), hard))
+    idle = []
+    try:
+        for _ in range(count):
+            idle.append(socket.create_connection((host, port), timeout=30))
+            idle[-1].sendall(b"GET /api/catalogue HTTP/1.1\r\nHost: " + host.encode() + b"\r\n")
+        start = time.perf_counter()
+        status, _ = Client(url).send("GET", "/api/catalogue")
+        return status, time.perf_counter() - start
+    finally:
+        for connection in idle:
+            connection.close()
+
+
+def limit_open_files():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (SERVER_FILES, SERVER_FILES))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--games", type=int, default=2, help="games each client plays")
+    parser.add_argument("--half-open", type=int, default=1100, help="connections that send half a request head")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
+    log = open(folder / "server.log", "w")
     server = subprocess.Popen(
         [Path(sys.executable).parent / "tribune", "serve", "--port", "0", "--records", str(folder / "played.jsonl")],
         stdout=subprocess.PIPE,
+        stderr=log,
         text=True,
+        preexec_fn=limit_open_files,
     )
     try:
         url = re.search(r"http://\S+/", server.stdout.readline())[0].rstrip("/")
@@ -172,9 +204,17 @@ def main():
             f"server memory (MB): before {before:.0f}, peak {max(peak + [memory_mb(server.pid, 'VmHWM')]):.0f}, "
             f"after the load {loaded:.0f}, after the abuse {after:.0f} ({after - loaded:+.0f})"
         )
+        status, seconds = half_open(url, args.half_open)
+        assert status == 200, status
+        print(
+            f"half-open: {args.half_open} connections sending half a request head to a server of "
+            f"{SERVER_FILES:,} open files; a new client answered in {1000 * seconds:.0f} ms; "
+            f"the server's log holds {(folder / 'server.log').stat().st_size:,} bytes"
+        )
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log.close()
 
 
 if __name__ == "__main__":

@@ -6,9 +6,13 @@ The page in a real browser is tested in tests/test_web_browser.py.
 from __future__ import annotations
 
 import json
+import logging
 import re
+import socket
 import subprocess
 import sys
+import threading
+import tracemalloc
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,8 +26,9 @@ from agents import REGISTRY, RandomAgent
 from training.arena import records as saved
 from training.arena.games import play_game, reset_agents
 from training.cli import main
-from training.web.app import STATIC, create_app
+from training.web.app import STATIC, NotFound, Store, create_app
 from training.web.replays import Replay
+from training.web.server import make_server, throttled_logs
 from tribune_env import VICTORY_CARDS, Game, saving
 
 HIDDEN_KINDS = ("add", "take", "bid")  # another player's move of these kinds is told without its card or amount
@@ -174,6 +179,43 @@ def test_chunks_fetched_at_once_are_each_right(records_file):
         assert tables == expected[start : start + 16]
 
 
+def long_record(players: int, rounds: int) -> dict:
+    """A game played to its round limit: each player takes its first legal action."""
+    game = Game(players, seed=1, round_limit=rounds)
+    while not game.is_over:
+        game.step(int(game.legal_actions()[0]))
+    return saving.record(game, ["first"] * players)
+
+
+def test_a_long_replay_holds_little_memory_per_step():
+    """A replay keeps numbers per step, the log once and compressed states, not a table or dict a step."""
+    record = long_record(2, 200)
+    tracemalloc.start()
+    try:
+        replay = Replay(record)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert replay.steps == len(record["actions"]) > 3000
+    assert held < 250 * replay.steps, held / replay.steps
+    assert held / 2 < replay.nbytes() < held * 2  # what the server budgets replays by
+
+
+def test_replays_held_are_bounded_by_their_size_not_their_number():
+    store = Store("replay", 100, size=len)
+    first, second = store.add("a" * 40), store.add("b" * 30)
+    assert store.get(second) and store.get(first)  # the first used last
+    third = store.add("c" * 50)  # 120 > 100: the least recently used goes
+    assert store.get(third) and store.get(first)
+    with pytest.raises(NotFound, match="no replay"):
+        store.get(second)
+    huge = store.add("d" * 500)  # over the limit alone: kept, the others dropped
+    assert store.get(huge)
+    for key in (first, third):
+        with pytest.raises(NotFound):
+            store.get(key)
+
+
 # ---------------------------------------------------------------------------- bad records
 BAD_RECORDS = {
     b"not json at all\n": "is not valid JSON",
@@ -192,6 +234,14 @@ def test_a_malformed_records_file_is_a_clear_error_and_the_server_goes_on(client
     assert ok(client.post("/api/records/path", json={"path": str(records_file)}))["games"]
 
 
+@pytest.mark.parametrize("escaped", [True, False], ids=["escaped", "raw"])
+def test_an_agent_name_with_a_lone_surrogate_is_refused_by_name(client, escaped):
+    """A lone surrogate is no character: written as a JSON escape or as its UTF-8 bytes, the file is refused."""
+    record = {**record_of(2, 5), "agents": ["random\ud800", "random"]}
+    data = json.dumps(record, ensure_ascii=escaped).encode("utf-8", "surrogatepass")
+    refused(client.post("/api/records/upload", files={"file": ("odd.jsonl", data)}), 400, "lone surrogate", "agents")
+
+
 def test_records_that_cannot_be_played_are_refused_by_name(client, tmp_path):
     good = record_of(2, 5)
     malformed = {  # refused as the file is read
@@ -201,11 +251,12 @@ def test_records_that_cannot_be_played_are_refused_by_name(client, tmp_path):
     for name, (record, words) in malformed.items():
         data = (json.dumps(record) + "\n").encode()
         refused(client.post("/api/records/upload", files={"file": (f"{name}.jsonl", data)}), 400, words)
+    bad_card = {**good["config"]["victory_card"], "laurels": -1}  # of the right shape, refused by VictoryCard
     unplayable = {  # refused as the game is played
         "illegal": ({**good, "actions": [9999] + good["actions"]}, "action 0 is 9999, outside the actions"),
         "victory card": (
-            {**good, "config": {**good["config"], "victory_card_drawn": False, "victory_card": {"id": 3}}},
-            "malformed victory card",
+            {**good, "config": {**good["config"], "victory_card_drawn": False, "victory_card": bad_card}},
+            "laurels must be an int from 0",
         ),
     }
     for name, (record, words) in unplayable.items():
@@ -272,6 +323,22 @@ def test_a_whole_game_against_agents_is_saved_as_a_record_that_replays(client, t
     assert result.exit_code == 0 and "The replay ends as recorded" in result.output
     opened = ok(client.post(f"/api/matches/{end['id']}/replay"))
     assert ok(client.post(f"/api/records/{opened['id']}/games/0"))["ends_as_recorded"]
+
+
+def test_a_game_whose_record_cannot_be_saved_still_ends_and_says_so(tmp_path, caplog):
+    """The records file's directory is a file: every move is answered, the game ends, the page is
+    told and can still replay it, and the failure is logged once."""
+    (tmp_path / "taken").write_text("a file, not a directory")
+    client = TestClient(create_app(tmp_path / "taken" / "played.jsonl"), base_url="http://127.0.0.1")
+    with caplog.at_level(logging.WARNING, logger="training.web"):
+        views = play_to_the_end(client, new_match(client, players=2, round_limit=3), np.random.default_rng(1))
+    end = views[-1]
+    assert end["warning"].startswith(f"the game could not be added to {tmp_path / 'taken' / 'played.jsonl'}: ")
+    assert all(v["warning"] is None for v in views[:-1]) and end["record"]["outcome"] is not None
+    assert ok(client.get(f"/api/matches/{end['id']}"))["warning"] == end["warning"]
+    opened = ok(client.post(f"/api/matches/{end['id']}/replay"))
+    assert ok(client.post(f"/api/records/{opened['id']}/games/0"))["ends_as_recorded"]
+    assert [r.getMessage() for r in caplog.records] == [f"tribune serve: {end['warning']}"]
 
 
 def test_the_person_receives_only_what_their_seat_may_know(client):
@@ -475,6 +542,52 @@ def test_tribune_serve_listens_where_it_is_told_and_prints_its_address(tmp_path,
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+HALF_REQUESTS = (  # a head never ended, a body never sent
+    b"GET /api/catalogue HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 99\r\n\r\n{",
+)
+
+
+def test_connections_that_send_half_a_request_do_not_shut_out_a_new_client(tmp_path, caplog):
+    """Three hundred connections sending half a request against a server holding 16: the ones
+    waiting longest are closed, a new client is answered, the rest are closed when their time is
+    up, and the log tells it in a few lines."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    server = make_server(create_app(tmp_path / "g.jsonl"), limit=16, timeout=1.0)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    idle = []
+    with throttled_logs(), caplog.at_level(logging.WARNING):
+        thread.start()
+        try:
+            for k in range(300):
+                idle.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+                idle[-1].sendall(HALF_REQUESTS[k % 2])
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/catalogue", timeout=10) as response:
+                assert response.status == 200 and json.load(response)["chunk"] == 64
+            assert idle[-1].recv(1) == idle[-2].recv(1) == b""  # closed after the timeout (bounding the wait)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=30)
+            for connection in idle:
+                connection.close()
+    lines = [r.getMessage() for r in caplog.records]
+    assert any("over 16 connections" in line for line in lines) and any("no whole request" in line for line in lines)
+    assert len(lines) <= 4, lines
+
+
+def test_the_server_raises_its_limit_of_open_files_to_the_hard_limit():
+    """Run in a process whose soft limit was lowered to 256, so as to leave this one's alone."""
+    script = (
+        "import resource; from training.web.server import connection_limit, raise_open_files_limit as up; "
+        "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]; resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)); "
+        "print(up(), resource.getrlimit(resource.RLIMIT_NOFILE)[0], hard, connection_limit(1024))"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    raised, soft, hard, limit = map(int, run.stdout.split())
+    assert raised == soft == hard > 256 and limit == 384
 
 
 def test_tables_past_the_last_step_are_none_at_any_start(client, records_file):

@@ -180,7 +180,7 @@ def test_a_seat_view_shows_what_that_seat_knew(page, server):
     page.wait_for_function(f"document.getElementById('step-label').textContent.startsWith('step {position} ')")
     game = games[known[position]]
     board_shows(page, game, viewer=3)
-    seen = Replay(record).moves(3)[position]
+    seen = list(Replay(record).moves(3))[position]
     assert page.inner_text("#replay-move") == seen["move"]
     assert page.locator("#replay-log li.current").all_inner_texts() == seen["lines"]
     for q in (0, 1, 2, 4):

@@ -38,9 +38,8 @@ def serve_command(host, port, records):
     package. Needs the web extra: pip install -e '.[web]'.
     """
     try:
-        import uvicorn
-
         from ..web.app import create_app
+        from ..web.server import connection_limit, make_server, raise_open_files_limit, throttled_logs
     except ImportError as exc:
         raise click.ClickException(f"{exc}; tribune serve needs the web extra: pip install -e '.[web]'") from None
     from tribune_env import Game
@@ -57,5 +56,6 @@ def serve_command(host, port, records):
     local = ipaddress.ip_address(address).is_loopback
     if not local:
         click.echo("reachable from other machines: the page opens uploaded records only, and loads no agent file")
-    server = uvicorn.Server(uvicorn.Config(create_app(Path(records), local), log_level="warning"))
-    server.run(sockets=[listener])
+    server = make_server(create_app(Path(records), local), connection_limit(raise_open_files_limit()))
+    with throttled_logs():
+        server.run(sockets=[listener])

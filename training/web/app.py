@@ -14,16 +14,19 @@ from __future__ import annotations
 import io
 import ipaddress
 import json
+import logging
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, File, HTTPException, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -41,8 +44,10 @@ from .replays import CHUNK, Replay
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORDS_FILE = 64 * 2**20  # bytes of a records file opened or uploaded (a file is kept as read)
+MAX_REPLAYS_MEMORY = 128 * 2**20  # bytes the replays held may take, as Replay.nbytes counts them
 MAX_BODY = 64 * 2**10  # bytes of any other request body: the largest a request can mean is some 17 KiB
 UPLOAD = "/api/records/upload"
+log = logging.getLogger("training.web")  # throttled by tribune serve (server.py)
 
 
 class NotFound(Exception):
@@ -50,19 +55,21 @@ class NotFound(Exception):
 
 
 class Store:
-    """Objects by random id, the least recently used dropped beyond `limit`."""
+    """Objects by random id, the least recently used dropped while their sizes add up to more
+    than `limit` (each counts 1 unless `size` says otherwise); the newest is always kept."""
 
-    def __init__(self, kind: str, limit: int):
-        self.kind, self.limit = kind, limit
+    def __init__(self, kind: str, limit: int, size=lambda item: 1):
+        self.kind, self.limit, self.size = kind, limit, size
         self._items: OrderedDict[str, object] = OrderedDict()
+        self._sizes: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def add(self, item) -> str:
-        key = secrets.token_urlsafe(12)
+        key, size = secrets.token_urlsafe(12), self.size(item)
         with self._lock:
-            self._items[key] = item
-            while len(self._items) > self.limit:
-                self._items.popitem(last=False)
+            self._items[key], self._sizes[key] = item, size
+            while sum(self._sizes.values()) > self.limit and len(self._items) > 1:
+                del self._sizes[self._items.popitem(last=False)[0]]
         return key
 
     def get(self, key: str):
@@ -183,8 +190,9 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    # a records file holds at most 64 MiB; a replay some hundred bytes a step
-    files, replays, matches = Store("records file", 4), Store("replay", 8), Store("match", 64)
+    # a records file holds at most 64 MiB; replays are counted by what they hold (Replay.nbytes)
+    files, matches = Store("records file", 4), Store("match", 64)
+    replays = Store("replay", MAX_REPLAYS_MEMORY, Replay.nbytes)
     file_lock = threading.Lock()
 
     @app.middleware("http")
@@ -262,7 +270,7 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
     # encoder would walk every value of a few hundred kilobytes first.
     @app.get("/api/replays/{replay_id}/moves")
     def moves(replay_id: str, view: int | None = None):
-        return JSONResponse({"moves": replays.get(replay_id).moves(view)})
+        return StreamingResponse(json_list("moves", replays.get(replay_id).moves(view)), media_type="application/json")
 
     @app.get("/api/replays/{replay_id}/tables")
     def tables(replay_id: str, start: int = 0, count: int = CHUNK, view: int | None = None):
@@ -306,12 +314,30 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
             raise StateFormatError("the game is not over yet")
         return opened([(1, json.dumps(match.record).encode())], "this game")
 
-    def keep(record: dict) -> None:
-        """A finished match, added to the records file."""
+    def keep(record: dict) -> str | None:
+        """A finished match, added to the records file; if the file cannot be written, why, logged:
+        the game stands, and its record is still in the page and can be replayed."""
         with file_lock:
-            saved.write(records_path, [record], append=True)
+            try:
+                saved.write(records_path, [record], append=True)
+            except OSError as exc:
+                warning = f"the game could not be added to {records_path}: {exc.strerror or exc}"
+                log.warning("tribune serve: %s", warning)
+                return warning
+        return None
 
     return app
+
+
+def json_list(key: str, items: Iterable, batch: int = 256) -> Iterator[bytes]:
+    """``{key: [items]}`` as JSON text, a batch of items at a time, so that a long list (the
+    moves of 10,000 rounds) is never whole in memory, neither as objects nor as text."""
+    yield b"{" + json.dumps(key).encode() + b":["
+    items, comma = iter(items), b""
+    while chunk := list(islice(items, batch)):
+        yield comma + json.dumps(chunk, ensure_ascii=False, separators=(",", ":"))[1:-1].encode()
+        comma = b","
+    yield b"]}"
 
 
 def summary(index: int, record: dict) -> dict:

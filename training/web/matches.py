@@ -26,7 +26,8 @@ class AgentError(TribuneError):
 
 class Match:
     """A game between a person in `seat` and agents (one spec per other seat, in seat order);
-    `on_end(record)` is called once, with the game's record, when it ends."""
+    `on_end(record)` is called once, with the game's record, when it ends, and what it returns
+    (None, or why the record could not be kept) is the view's ``warning``."""
 
     def __init__(self, settings: dict, seat: int, specs: list[str], seed: int, on_end):
         self.game = Game(**settings, seed=seed)
@@ -41,7 +42,7 @@ class Match:
         reset_agents(self.agents, seed)
         self.log = SeatLog(seat)
         self.lock = threading.Lock()
-        self.record = None
+        self.record = self.warning = None
         self.on_end = on_end
         self._frames = [self._frame(None)]
         self._agents_move()
@@ -67,6 +68,7 @@ class Match:
             "legal": [self._choice(int(a)) for a in game.legal_actions()] if mine else [],
             "ending": ending(game) if game.is_over else None,
             "record": self.record,
+            "warning": self.warning,
         }
 
     def _agents_move(self):
@@ -81,7 +83,7 @@ class Match:
         if game.is_over and self.record is None:
             self.record = saving.record(game, self.specs)
             self.agents = []  # let their networks go: a finished match holds only its game and record
-            self.on_end(self.record)
+            self.warning = self.on_end(self.record)
 
     def _step(self, action):
         game = self.game

@@ -238,7 +238,7 @@ function offer(view) {
       : `You finished with ${e.scores[view.seat]} points, rank ${e.ranks[view.seat]} of ${e.scores.length}.`;
     const result = document.createElement("p");
     result.id = "result";
-    result.textContent = `${text} Saved to ${cat.records_path}.`;
+    result.textContent = `${text} ${view.warning ? `Not saved: ${view.warning}.` : `Saved to ${cat.records_path}.`}`;
     const watch = document.createElement("button");
     watch.textContent = "Watch the replay";
     watch.addEventListener("click", () =>
