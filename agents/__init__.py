@@ -1,21 +1,24 @@
 """Baseline agents for Tribune, and ``make_agent`` to build one from a short text spec.
 
 Specs, as the command line takes them: ``random``, ``heuristic``, ``ismcts`` with options
-(``ismcts:seconds=0.25``, ``ismcts:iterations=400``), ``model:PATH`` for a trained
-stable-baselines3 / sb3-contrib policy saved as a .zip, ``rllib:PATH`` for a policy
-trained with RLlib (``tribune train --backend rllib``), saved as a .pt, ``policy:PATH.pt``
-and ``guided:net=PATH.pt`` for policy files, and ``openspiel-ismcts`` for OpenSpiel's
-IS-MCTS bot (the ``openspiel`` extra).
+(``ismcts:seconds=0.25``, ``ismcts:iterations=400``), ``model:PATH.zip,trust=true`` for a
+trained stable-baselines3 / sb3-contrib policy saved as a .zip (loading one runs its code,
+so it must be said to be trusted), ``rllib:PATH`` for a policy trained with RLlib
+(``tribune train --backend rllib``), saved as a .pt, ``policy:PATH.pt`` and
+``guided:net=PATH.pt`` for policy files, and ``openspiel-ismcts`` for OpenSpiel's IS-MCTS
+bot (the ``openspiel`` extra). A file's path may be followed by the agent's options
+(``policy:PATH.pt,deterministic=false``).
 """
 
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
+import re
 
 from tribune_env.errors import ConfigError
 
 from .base import Agent, RandomAgent
+from .shared import resolved
 
 # name -> (module, class); modules are imported on demand
 REGISTRY = {
@@ -29,8 +32,9 @@ REGISTRY = {
     "openspiel-ismcts": ("agents.openspiel_ismcts", "OpenSpielISMCTSAgent"),
 }
 
-# Agents whose spec is their file: everything after the colon is the path.
+# Agents whose spec is their file: after the colon the path, then any options (",key=value").
 FILE_AGENTS = {"model": ".zip", "policy": ".pt", "rllib": ".pt"}
+FILE_OPTION = re.compile(r"\w+=[^/]*")
 
 # How the agents that take options are written; every other agent is its bare name.
 OPTION_FORMS = {
@@ -44,6 +48,7 @@ def spec_forms() -> list[str]:
     """Every registered agent's spec as the command line takes it: help texts list these, so
     they name each agent the registry knows and no other."""
     file_forms = {name: f"{name}:PATH{suffix}" for name, suffix in FILE_AGENTS.items()}
+    file_forms["model"] += ",trust=true"
     return [file_forms.get(name) or OPTION_FORMS.get(name, name) for name in REGISTRY]
 
 
@@ -69,28 +74,58 @@ def split_specs(text: str) -> list[str]:
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
-    """``"ismcts:seconds=0.25,iterations=100"`` -> ("ismcts", {"seconds": 0.25, "iterations": 100})."""
+    """``"ismcts:seconds=0.25,iterations=100"`` -> ("ismcts", {"seconds": 0.25, "iterations": 100});
+    ``"model:runs/m.zip,trust=true"`` -> ("model", {"path": "runs/m.zip", "trust": "true"})."""
     name, _, rest = spec.strip().partition(":")
     if name not in REGISTRY:
-        raise ConfigError(f"unknown agent {name!r} in {spec!r}; known: {sorted(REGISTRY)}")
-    if name in FILE_AGENTS:
-        if not rest:
-            raise ConfigError(f"a {name} agent needs a path: {name}:PATH{FILE_AGENTS[name]}")
-        return name, {"path": rest}
+        raise ConfigError(f"unknown agent {_shown(name)} in {_shown(spec)}; known: {sorted(REGISTRY)}")
+    if name not in FILE_AGENTS:
+        return name, _options(rest, spec)
+    path, options = _file_parts(rest)
+    if not path:
+        raise ConfigError(f"a {name} agent needs a path: {name}:PATH{FILE_AGENTS[name]}")
+    return name, {"path": path, **_options(options, spec)}
+
+
+def _file_parts(rest: str) -> tuple[str, str]:
+    """A file agent's spec after the colon, split into the path and its options (",key=value,...")."""
+    items = rest.split(",")
+    path = len(items)
+    while path > 1 and FILE_OPTION.fullmatch(items[path - 1]):
+        path -= 1
+    return ",".join(items[:path]), "".join("," + item for item in items[path:])
+
+
+def _options(text: str, spec: str) -> dict:
+    """``"seconds=0.25,iterations=100"`` as a dict, each value a number if it reads as one."""
     options = {}
-    for item in filter(None, rest.split(",")):
+    for item in filter(None, text.split(",")):
         key, eq, value = item.partition("=")
         if not eq or not key:
-            raise ConfigError(f"agent option {item!r} in {spec!r} is not key=value")
+            raise ConfigError(f"agent option {_shown(item)} in {_shown(spec)} is not key=value")
         options[key.strip()] = _value(value.strip())
-    return name, options
+    return options
+
+
+def _shown(text: str) -> str:
+    """Part of a spec, quoted and cut short for a message."""
+    return repr(text) if len(text) <= 80 else repr(text[:77] + "...")
+
+
+def trusting(spec: str) -> str:
+    """`spec`, saying that its model file is trusted if it names one and does not say already
+    (``--trust-model-files`` on the command line)."""
+    name, _, rest = spec.strip().partition(":")
+    return f"{spec},trust=true" if name == "model" and "trust=" not in _file_parts(rest)[1] else spec
 
 
 def locate(spec: str) -> str:
     """The spec with its file, if it names one, as an absolute path: for workers that run
     elsewhere (a Ray worker does not share this process's working directory)."""
     name, _, rest = spec.strip().partition(":")
-    return f"{name}:{Path(rest).resolve()}" if name in FILE_AGENTS and rest else spec
+    path, options = _file_parts(rest)
+    file = resolved(path) if name in FILE_AGENTS and path else None
+    return f"{name}:{file}{options}" if file is not None else spec
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
@@ -101,7 +136,17 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     try:
         return agent_class(seed=seed, **options)
     except TypeError as exc:
-        raise ConfigError(f"bad options for agent {name!r} in {spec!r}: {exc}") from None
+        raise ConfigError(f"bad options for agent {name!r} in {_shown(spec)}: {str(exc)[:200]}") from None
 
 
-__all__ = ["Agent", "FILE_AGENTS", "RandomAgent", "REGISTRY", "locate", "make_agent", "parse_spec", "spec_forms"]
+__all__ = [
+    "Agent",
+    "FILE_AGENTS",
+    "RandomAgent",
+    "REGISTRY",
+    "locate",
+    "make_agent",
+    "parse_spec",
+    "spec_forms",
+    "trusting",
+]

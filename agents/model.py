@@ -5,6 +5,11 @@ probable one, or samples with its own seeded generator when ``deterministic=Fals
 games stay reproducible. ``act_batch`` decides for many games in one forward pass (used
 by :class:`tribune_env.envs.VectorEnv` when a snapshot is an opponent).
 
+A model file holds pickled Python objects, and loading one runs their code, so the agent
+loads one only when told the file is trusted (``trust=True``; the spec
+``model:PATH.zip,trust=true``). Networks are shared as weights-only policy files
+(:mod:`agents.policy`), which load without running anything.
+
 A model trained on advised observations (:mod:`tribune_env.envs.advice`) carries its
 advisor's spec (``model.advisor``, saved in the .zip); the agent then builds that
 advisor and gives the network the advised observation, so it needs each seat's view. A
@@ -14,33 +19,37 @@ observation alone; the hidden segments its critic read are passed as zeros.
 
 from __future__ import annotations
 
-import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-from tribune_env import files
 from tribune_env.envs.advice import advise
 from tribune_env.envs.privileged import hidden_size
-from tribune_env.errors import ConfigError
+from tribune_env.errors import ConfigError, brief
 
 from .base import Agent, choose
-from .shared import shared
-
-MAX_BYTES = 100 * 2**20  # a model file, and its members unpacked; the shipped model is 5.5 MB
+from .shared import resolved, shared
+from .weights import check_file, shown
 
 # The model files being loaded, outermost first: an advised model builds its advisor, maybe a model, inside.
 _loading: list[Path] = []
 
 
 class ModelAgent(Agent):
-    """Options: ``path`` to the saved model (.zip), ``deterministic`` (default True)."""
+    """Options: ``path`` to the saved model (.zip), ``deterministic`` (default True), ``trust``
+    (default False: a model file is refused, since loading it runs its code)."""
 
     name = "model"
 
-    def __init__(self, seed=None, path: str | None = None, deterministic: bool = True, model=None):
+    def __init__(self, seed=None, path: str | None = None, deterministic: bool = True, model=None, trust=False):
         super().__init__(seed)
+        if model is None and not trusted(trust):
+            raise ConfigError(
+                f"model:{shown(path)} is not trusted: a model file holds pickled Python objects and loading it "
+                f"runs their code. If you trust the file, say so: model:PATH.zip,trust=true (or "
+                f"--trust-model-files); share networks as weights-only policy files (policy:PATH.pt) instead"
+            )
         self.path = path
         self.deterministic = deterministic in (True, 1, "true", "True")
         self.name = f"model:{Path(path).name}" if path else "model"
@@ -113,17 +122,25 @@ def _as_trained(policy, observations: np.ndarray) -> np.ndarray:
     return np.pad(observations, [(0, 0)] * (observations.ndim - 1) + [(0, hidden)])
 
 
+def trusted(trust) -> bool:
+    """The ``trust`` option: true or false, as a bool or as the spec writes it."""
+    for value in (True, False):
+        if trust is value or trust == str(value).lower():
+            return value
+    raise ConfigError(f"trust must be true or false, got {brief(trust)}")
+
+
 @contextmanager
 def _loading_file(path):
     """Within: the model file at `path` is being loaded; the same file again inside (a model
     advised by itself, maybe through others) is refused at once, not loaded until Python's
     recursion limit."""
-    if path is None:
+    key = resolved(path) if path is not None else None
+    if key is None:  # no file to track: the loader says what is wrong with the path
         yield
         return
-    key = Path(path).resolve()
     if key in _loading:
-        chain = " -> ".join(str(p) for p in [*_loading[_loading.index(key) :], key])
+        chain = " -> ".join(shown(p) for p in [*_loading[_loading.index(key) :], key])
         raise ConfigError(f"a model is its own advisor: {chain}")
     _loading.append(key)
     try:
@@ -133,36 +150,29 @@ def _loading_file(path):
 
 
 def check_model_file(path) -> None:
-    """ConfigError for a model file that is missing, larger than MAX_BYTES or unpacks larger,
+    """ConfigError for a model file that is missing, larger than 100 MB or unpacks larger,
     found before it is read."""
-    if not path or not Path(path).is_file():
-        raise ConfigError(f"no model file at {path!r}")
-    files.check_size(Path(path).stat().st_size, MAX_BYTES, f"model file {path}")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            unpacked = sum(member.file_size for member in archive.infolist())
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise ConfigError(f"{path} is not a MaskablePPO model: {exc}") from None
-    files.check_size(unpacked, MAX_BYTES, f"model file {path} unpacked")
+    check_file(path, "MaskablePPO model")
 
 
 def load_model(path):
     """Load a MaskablePPO .zip, checking its size first and then that it was trained on Tribune's spaces.
 
-    The file holds pickled objects, and loading it runs their code: load only files you trust.
+    The file holds pickled objects, and loading it runs their code: load only files you trust
+    (a :class:`ModelAgent` loads none it was not told to trust).
     """
     check_model_file(path)
     try:
         from sb3_contrib import MaskablePPO
     except ImportError:
-        raise ConfigError("model agents need the train extra: pip install -e '.[train]'") from None
+        raise ConfigError("model agents need the train extra: pip install 'tribune[train]'") from None
     try:
         model = MaskablePPO.load(path, device="cpu")
     except Exception as exc:  # a zip of another kind, or a corrupt file
-        raise ConfigError(f"{path} is not a MaskablePPO model: {exc}") from None
+        raise ConfigError(f"{shown(path)} is not a MaskablePPO model: {shown(exc)}") from None
     advisor = getattr(model, "advisor", None)
     if advisor is not None and not isinstance(advisor, str):
-        raise ConfigError(f"{path}: its advisor {advisor!r} is not an agent spec")
+        raise ConfigError(f"{shown(path)}: its advisor {brief(advisor)} is not an agent spec")
     from tribune_env import Game
 
     game = Game(2, seed=0, log=False)
@@ -171,7 +181,7 @@ def load_model(path):
         size += hidden_size(game.obs_layout)
     if model.observation_space.shape != (size,) or model.action_space.n != game.A.size:
         raise ConfigError(
-            f"{path} was trained on other spaces: observation {model.observation_space.shape}, "
+            f"{shown(path)} was trained on other spaces: observation {model.observation_space.shape}, "
             f"{model.action_space.n} actions (Tribune: {size}, {game.A.size})"
         )
     return model

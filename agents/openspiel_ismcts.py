@@ -43,7 +43,7 @@ class OpenSpielISMCTSAgent(Agent):
         try:
             import pyspiel  # noqa: F401
         except ImportError as error:
-            raise ConfigError("openspiel-ismcts needs OpenSpiel: pip install -e '.[openspiel]'") from error
+            raise ConfigError("openspiel-ismcts needs OpenSpiel: pip install 'tribune[openspiel]'") from error
         if not isinstance(simulations, int) or simulations < 1 or not 0 < uct_c < 1000:
             raise ConfigError(
                 f"openspiel-ismcts: simulations must be at least 1 and uct_c positive, got {simulations}, {uct_c}"

@@ -2,10 +2,10 @@
 
 ``tribune train`` saves its policies twice: as a MaskablePPO ``.zip`` (pickled objects, for
 resuming) and as a policy file (``.pt``, :func:`export`) holding the network's shape and
-its weights as plain tensors. A policy file is read with ``torch.load(weights_only=True)``,
-which builds tensors, numbers and strings only and runs no code, after its size is
-checked; anything else, or weights that do not fit Tribune's spaces, is a ConfigError
-naming the problem. The agent needs torch alone, not stable-baselines3.
+its weights as plain tensors. A policy file is read as :mod:`agents.weights` reads weights
+files: it runs no code, and a file that is not such a policy, whose weights do not fit
+Tribune's spaces or whose network gives no finite outputs is a ConfigError naming the
+problem. The agent needs torch alone, not stable-baselines3.
 
 The network is MaskablePPO's ``MlpPolicy``: separate policy and value towers of tanh
 layers, the action logits masked to the legal actions. The agent plays the most probable
@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tribune_env.errors import ConfigError
+from tribune_env.errors import ConfigError, brief
 
 from . import weights
 from .base import choose
 
-FORMAT, VERSION = "tribune-policy", 1
-MAX_WIDTH = 2048
+FORMAT = weights.POLICY
 
 
 def export(model, path) -> None:
@@ -41,8 +40,8 @@ def export(model, path) -> None:
     state = {name: t.detach().cpu().clone() for name, t in plain.items()}
     torch.save(
         {
-            "format": FORMAT,
-            "version": VERSION,
+            "format": FORMAT.tag,
+            "version": FORMAT.version,
             "layers": layers,
             "advisor": getattr(model, "advisor", None) or "",
             "state": state,
@@ -85,9 +84,6 @@ class Network:
         )
         self.modules.eval()
 
-    def load(self, state: dict) -> None:
-        self.modules.load_state_dict(state, strict=True)
-
     def logits(self, observations):
         m = self.modules
         return m["action_net"](m["mlp_extractor"]["policy_net"](observations))
@@ -98,19 +94,21 @@ class Network:
 
 
 def load_policy(path) -> Network:
-    """The network saved at `path`, checked; ConfigError for anything else."""
-    from tribune_env import Game
+    """The network saved at `path`, checked; ConfigError for anything else (no torch included)."""
+    saved = weights.read(path, FORMAT)
+    import torch  # weights.read has said, if need be, that policy files need it
 
-    saved = weights.read(path, FORMAT, VERSION, "policy file", MAX_WIDTH)
-    layers, state, advisor = saved["layers"], saved["state"], saved.get("advisor")
-    if advisor:
-        raise ConfigError(f"{path} was trained with {advisor!r} advice; a policy file plays from its observation alone")
-    game = Game(2, seed=0, log=False)
-    network = Network(layers, game.obs_layout.size, game.A.size)
-    try:
-        network.load(state)
-    except RuntimeError as exc:
-        raise ConfigError(f"{path} does not fit Tribune's spaces: {exc}") from None
+    advisor = saved.get("advisor")
+    if advisor is not None and not (isinstance(advisor, str) and not advisor):
+        raise ConfigError(
+            f"{weights.shown(path)} was trained with {brief(advisor)} advice; a policy file plays from its observation alone"
+        )
+    observations, masks = weights.probes()
+    network = Network(saved["layers"], observations.shape[1], masks.shape[1])
+    weights.fill(network.modules, saved["state"], path)
+    with torch.no_grad():
+        inputs = torch.as_tensor(observations)
+        weights.check_outputs(path, {"action logits": network.logits(inputs), "values": network.values(inputs)})
     return network
 
 

@@ -1,10 +1,9 @@
 """A policy trained with RLlib (``tribune train --backend rllib``) as an agent: ``rllib:PATH``.
 
 The policy file (``.pt``) holds the network's shape and its weights as plain tensors,
-written by :func:`save_policy`. It is read with ``torch.load(weights_only=True)``, which
-builds tensors, numbers and strings only and runs no code, after its size is checked; a
-file that is not such a policy, or whose weights do not fit Tribune's spaces, is a
-ConfigError naming the problem.
+written by :func:`save_policy`. It is read as :mod:`agents.weights` reads weights files: it
+runs no code, and a file that is not such a policy, whose weights do not fit Tribune's
+spaces or whose network gives no finite outputs is a ConfigError naming the problem.
 
 The agent plays its policy as it was trained: it samples the policy's distribution over
 the legal actions, with its own seeded generator (so games replay exactly). A policy
@@ -23,8 +22,7 @@ from tribune_env.errors import ConfigError
 
 from . import weights
 
-FORMAT, VERSION = "tribune-rllib-policy", 1
-MAX_WIDTH = 512  # as training allows
+FORMAT = weights.RLLIB
 
 
 def model_config(layers: list[int]) -> dict:
@@ -45,7 +43,7 @@ def build_module(layers: list[int]):
     try:
         from .rllib_modules import MaskedPPOModule
     except ImportError:
-        raise ConfigError("RLlib policies need the ray extra: pip install -e '.[ray]'") from None
+        raise ConfigError("RLlib policies need the ray extra: pip install 'tribune[ray]'") from None
 
     observation_space, action_space = spaces()
     rllib_module_log = logging.getLogger("ray.rllib.core.rl_module.rl_module")
@@ -64,20 +62,38 @@ def save_policy(module, layers: list[int], path) -> None:
     import torch
 
     state = {name: tensor.detach().cpu() for name, tensor in module.state_dict().items()}
-    torch.save({"format": FORMAT, "version": VERSION, "layers": list(layers), "state": state}, path)
+    torch.save({"format": FORMAT.tag, "version": FORMAT.version, "layers": list(layers), "state": state}, path)
 
 
 def load_policy(path):
     """The MaskedPPOModule saved at `path`, checked; ConfigError for anything else."""
-    saved = weights.read(path, FORMAT, VERSION, "RLlib policy file", MAX_WIDTH)
-    layers, state = saved["layers"], saved["state"]
-    module = build_module(layers)
-    try:
-        module.load_state_dict(state, strict=True)
-    except RuntimeError as exc:
-        raise ConfigError(f"{path} does not fit Tribune's spaces: {exc}") from None
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    saved = weights.read(path, FORMAT)
+    module = build_module(saved["layers"])
+    weights.fill(module, saved["state"], path)
     module.eval()
+    with torch.no_grad():
+        batch = _batch(*weights.probes())
+        outputs = {"action logits": module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]}
+        weights.check_outputs(path, {**outputs, "values": module.compute_values(batch)})
     return module
+
+
+def _batch(observations, action_masks) -> dict:
+    """A batch of observations and their action masks, as a module's forward pass takes it."""
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    from tribune_env.envs.multi_agent import ACTION_MASK, OBSERVATIONS
+
+    return {
+        Columns.OBS: {
+            OBSERVATIONS: torch.as_tensor(np.asarray(observations, dtype=np.float32)),
+            ACTION_MASK: torch.as_tensor(np.asarray(action_masks, dtype=np.float32)),
+        }
+    }
 
 
 class RLlibAgent(weights.WeightsAgent):
@@ -100,15 +116,6 @@ class RLlibAgent(weights.WeightsAgent):
         import torch
         from ray.rllib.core.columns import Columns
 
-        from tribune_env.envs.multi_agent import ACTION_MASK, OBSERVATIONS
-
-        masks = np.asarray(action_masks, dtype=np.float32)
-        batch = {
-            Columns.OBS: {
-                OBSERVATIONS: torch.as_tensor(np.asarray(observations, dtype=np.float32)),
-                ACTION_MASK: torch.as_tensor(masks),
-            }
-        }
-        logits = self.network.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+        logits = self.network.forward_inference(_batch(observations, action_masks))[Columns.ACTION_DIST_INPUTS]
         probs = torch.softmax(logits.double(), dim=-1).numpy()
-        return np.where(masks > 0, probs, 0.0)
+        return np.where(np.asarray(action_masks) > 0, probs, 0.0)

@@ -50,7 +50,8 @@ def test_specs_parse_into_names_and_options():
         ("ismcts:rounds=" + "9" * 30, "rounds must be an int from 1 to 1,000"),
         ("ismcts:exploration=nan", "exploration must be a number from 0 to 100, got nan"),
         ("ismcts:seconds=fast", "seconds must be a number from 0 to 3,600, got 'fast'"),
-        ("model:/nonexistent.zip", "no model file"),
+        ("model:/nonexistent.zip", "is not trusted"),
+        ("model:/nonexistent.zip,trust=true", "no such file: /nonexistent.zip"),
     ],
 )
 def test_bad_specs_name_the_problem(spec, message):
@@ -187,7 +188,7 @@ def test_a_saved_maskable_ppo_model_loads_as_an_agent(tmp_path):
     model = MaskablePPO("MlpPolicy", SingleAgentEnv(num_players=2), n_steps=64, batch_size=64, seed=0)
     model.learn(64)
     model.save(tmp_path / "tiny.zip")
-    agent = make_agent(f"model:{tmp_path / 'tiny.zip'}", seed=0)
+    agent = make_agent(f"model:{tmp_path / 'tiny.zip'},trust=true", seed=0)
     assert play(Game(2, seed=1, log=False, round_limit=4), [agent, RandomAgent()]).is_over
     game = Game(2, seed=2, log=False)
     obs, mask = game.observe(game.current_player), game.legal_mask()
@@ -200,7 +201,7 @@ def test_a_file_that_is_not_a_model_is_refused(tmp_path):
     bad = tmp_path / "notes.zip"
     bad.write_text("not a model")
     with pytest.raises(ConfigError, match="not a MaskablePPO model"):
-        make_agent(f"model:{bad}")
+        make_agent(f"model:{bad},trust=true")
 
 
 def test_a_model_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypatch):
@@ -211,7 +212,7 @@ def test_a_model_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypat
     with open(big, "wb") as file:
         file.truncate(150 * 2**20)  # sparse: no disk used
     with pytest.raises(ConfigError, match="big.zip is larger than 100 MB"):
-        make_agent(f"model:{big}")
+        make_agent(f"model:{big},trust=true")
     bomb = tmp_path / "bomb.zip"  # small, but unpacks to more than 100 MB
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
         with archive.open("data", "w", force_zip64=True) as member:
@@ -219,7 +220,7 @@ def test_a_model_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypat
                 member.write(bytes(2**20))
     assert bomb.stat().st_size < 2**20
     with pytest.raises(ConfigError, match="bomb.zip unpacked is larger than 100 MB"):
-        make_agent(f"model:{bomb}")
+        make_agent(f"model:{bomb},trust=true")
 
 
 def test_a_model_advised_by_itself_is_refused_at_the_first_repeat(tmp_path, monkeypatch):
@@ -236,12 +237,12 @@ def test_a_model_advised_by_itself_is_refused_at_the_first_repeat(tmp_path, monk
     env.action_space = gym.spaces.Discrete(game.A.size)
     path = tmp_path / "self.zip"
     model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [4]})
-    model.advisor = f"model:{tmp_path}/../{tmp_path.name}/self.zip"  # itself, by another name
+    model.advisor = f"model:{tmp_path}/../{tmp_path.name}/self.zip,trust=true"  # itself, by another name
     model.save(path)
     loads, load = [], agents.model.load_model
     monkeypatch.setattr(agents.model, "load_model", lambda p: loads.append(p) or load(p))
     with pytest.raises(ConfigError, match=f"a model is its own advisor: {path} -> {path}"):
-        make_agent(f"model:{path}")
+        make_agent(f"model:{path},trust=true")
     assert loads == [str(path)]
 
 

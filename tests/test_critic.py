@@ -94,7 +94,7 @@ def test_a_policy_file_keeps_the_actor_and_the_seat_value(trained):
 def test_the_saved_model_plays_from_the_seats_observation_alone(trained, players):
     """A model: agent from the .zip (as a tournament or a snapshot opponent loads it) plays a legal game."""
     _, _, root = trained
-    agent = ModelAgent(seed=players, path=str(root / "model.zip"))
+    agent = ModelAgent(seed=players, path=str(root / "model.zip"), trust=True)
     reference = PolicyAgent(path=str(root / "policy.pt"))
     game = Game(players, seed=players, log=False)
     while not game.is_over:
@@ -152,6 +152,6 @@ def test_the_policy_saves_and_loads_alone_and_a_model_agent_names_a_wrong_observ
     obs = th.as_tensor(env.reset())
     with th.no_grad():
         assert th.equal(loaded.predict_values(obs), model.policy.predict_values(obs))
-    agent = ModelAgent(path=str(root / "model.zip"))
+    agent = ModelAgent(path=str(root / "model.zip"), trust=True)
     with pytest.raises(ConfigError, match=f"observations of {SEAT + 1} values; the model plays from a seat's {SEAT}"):
         agent.act(np.zeros(SEAT + 1, np.float32), np.ones(env.action_space.n, bool))

@@ -263,6 +263,36 @@ def test_a_config_the_game_does_not_make_is_named(record):
         Game.from_json(_changed(huge, ["config", "victory_card_drawn"], False))
 
 
+@pytest.mark.parametrize(
+    "key, value, message",
+    [
+        ("id", "x" * 2**20, "id must be 1 to 100 printable characters, got a string of 1048576 characters"),
+        ("id", "", "id must be 1 to 100 printable characters, got ''"),
+        ("id", "pax\x1b[2J", r"id must be 1 to 100 printable characters, got 'pax\x1b[2J'"),
+        ("id", "pax\u202eromana", r"id must be 1 to 100 printable characters, got 'pax\u202eromana'"),
+        ("id", "pax\nromana", r"id must be 1 to 100 printable characters, got 'pax\nromana'"),
+        ("id", 7, "id must be a string, got 7"),
+        ("length", {"a": 1}, "length must be a string, got a dict"),
+        ("length", "l" * 2**20, "length must be 1 to 100 printable characters, got a string of 1048576 characters"),
+        ("obligatory", "o" * 2**20, "obligatory must be null or one of tribune, favor, laurels, legions, denarii"),
+        ("obligatory", 3, "obligatory must be a string or null, got 3"),
+        ("laurels", True, "laurels must be an int, got True"),
+        ("need", {"2": True, "3": 4, "4": 4}, "need must map player counts 2 to 5 to ints"),
+        ("need", {"9": 4}, "need must map player counts 2 to 5 to ints"),
+        ("need", [], "need must be an object, got a list"),
+        ("length", DELETE, "config victory_card has no 'length'"),
+        ("colour", "red", "config victory_card has unknown keys 'colour'"),
+    ],
+)
+def test_a_bad_victory_card_field_is_named_briefly(record, key, value, message):
+    """Checked before the card is made: VictoryCard quotes its id in full, and keeps any length."""
+    card = _changed(record, ["config", "victory_card"], dict(CARD))
+    with pytest.raises(StateFormatError) as info:
+        Game.from_json(_changed(card, ["config", "victory_card", key], value))
+    assert f"config victory_card {key}" in str(info.value) or message.startswith("config")
+    assert message in str(info.value) and len(str(info.value)) < 200
+
+
 def test_an_action_the_engine_refuses_is_named_by_its_index_and_label(record):
     g = Game.from_json(_changed(record, ["actions"], record["actions"][:20]) | {"outcome": None})
     illegal = int(np.flatnonzero(g.legal_mask() == 0)[0])

@@ -4,6 +4,7 @@ records that replay exactly, and the `tribune tournament` / `tribune replay` com
 from __future__ import annotations
 
 import csv
+import importlib.util
 import itertools
 import json
 
@@ -381,3 +382,23 @@ def test_replay_refuses_a_victory_card_past_the_bound_by_name(tmp_path):
     records.write(saved, [record])
     result = CliRunner().invoke(main, ["replay", str(saved), "--auto"])
     assert result.exit_code == 1 and "laurels must be an int from 0 to 100,000,000" in result.output
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the ray extra")
+@pytest.mark.parametrize(
+    "address, message",
+    [
+        ("127.0.0.1:1", "cannot reach the Ray cluster at '127.0.0.1:1': Connection refused"),
+        ("ray://127.0.0.1:1", "cannot reach the Ray cluster at 'ray://127.0.0.1:1'"),
+        ("head-node", "a Ray address is 'auto', 'local' or HOST:PORT, not 'head-node'"),
+        ("127.0.0.1:99999", "a Ray address is 'auto', 'local' or HOST:PORT, not '127.0.0.1:99999'"),
+    ],
+)
+def test_an_unreachable_ray_cluster_is_refused_at_once_and_the_records_kept(tmp_path, address, message):
+    """Nothing listens at the address: refused before ray.init (which would try it for minutes)."""
+    saved = tmp_path / "games.jsonl"
+    saved.write_text("kept\n")
+    args = ["tournament", "random", "random", "--ray-address", address, "--records", str(saved)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and message in result.output
+    assert saved.read_text() == "kept\n"

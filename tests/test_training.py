@@ -90,13 +90,13 @@ def test_scheduled_events_come_after_the_update_so_a_step_labels_the_model_train
 
 def test_the_trained_model_plays_as_an_agent_and_in_a_tournament(run):
     out, _ = run
-    agent = make_agent(f"model:{out / 'best_model.zip'}")
+    agent = make_agent(f"model:{out / 'best_model.zip'},trust=true")
     game = Game(2, seed=3, log=False)
     while not game.is_over:
         seat = game.current_player
         game.step(agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat)))
     result = CliRunner().invoke(
-        main, ["tournament", f"model:{out / 'model.zip'}", "random", "--games", "2", "--workers", "1"]
+        main, ["tournament", f"model:{out / 'model.zip'},trust=true", "random", "--games", "2", "--workers", "1"]
     )
     assert result.exit_code == 0, result.output
 
@@ -105,7 +105,7 @@ def test_a_model_agent_travels_to_a_worker_process_as_its_file(run):
     import pickle
 
     out, _ = run
-    agent = make_agent(f"model:{out / 'model.zip'}", seed=5)
+    agent = make_agent(f"model:{out / 'model.zip'},trust=true", seed=5)
     copy = pickle.loads(pickle.dumps(agent))
     game = Game(2, seed=1, log=False)
     obs, mask = game.observe(game.current_player)[None], game.legal_mask()[None]
@@ -173,7 +173,7 @@ def test_an_advised_run_keeps_its_advisor_and_its_model_asks_it_again(tmp_path):
         ],
     )  # the snapshot plays
     assert result.exit_code == 0, result.output
-    agent = make_agent(f"model:{out / 'model.zip'}", seed=3)
+    agent = make_agent(f"model:{out / 'model.zip'},trust=true", seed=3)
     assert agent.model.advisor == "heuristic" and isinstance(agent.advisor, HeuristicAgent)
     game = Game(2, seed=3, log=False)
     size = game.obs_layout.size
@@ -322,7 +322,7 @@ def test_a_run_with_a_privileged_critic_imitates_plays_its_snapshots_and_ships_a
     assert (out / "snapshots" / "step_256.zip").exists() and len(rows(out / "evaluations.csv")) == 4
     losses = [float(r["train/seat_value_loss"]) for r in rows(out / "progress.csv") if r["train/seat_value_loss"]]
     assert losses and all(np.isfinite(losses))
-    model = make_agent(f"model:{out / 'model.zip'}").model
+    model = make_agent(f"model:{out / 'model.zip'},trust=true").model
     assert isinstance(model.policy, PrivilegedCriticPolicy)
     game, agent = Game(2, seed=4, log=False), PolicyAgent(path=str(out / "policy.pt"))
     saved = torch.load(out / "policy.pt", weights_only=True)["state"]
@@ -335,7 +335,7 @@ def test_a_run_with_a_privileged_critic_imitates_plays_its_snapshots_and_ships_a
         game.step(action)
     resumed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "512"])
     assert resumed.exit_code == 0, resumed.output
-    assert isinstance(make_agent(f"model:{out / 'model.zip'}").model.policy, PrivilegedCriticPolicy)
+    assert isinstance(make_agent(f"model:{out / 'model.zip'},trust=true").model.policy, PrivilegedCriticPolicy)
     changed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--critic", "seat"])
     assert changed.exit_code != 0 and "cannot change critic ('privileged' -> 'seat')" in changed.output
 
@@ -420,6 +420,7 @@ def test_evaluate_reports_win_rates_with_intervals(run, tmp_path):
         [
             "evaluate",
             str(out / "model.zip"),
+            "--trust-model-files",
             "--opponents",
             "random,heuristic",
             "--games",
@@ -445,6 +446,7 @@ def test_evaluate_takes_opponents_with_several_options(run):
         [
             "evaluate",
             str(out / "model.zip"),
+            "--trust-model-files",
             "--opponents",
             "ismcts:iterations=4,seconds=0",
             "--games",
@@ -465,7 +467,7 @@ def test_evaluate_plays_a_policy_file_as_the_agent_its_format_names(run, tmp_pat
     assert "random" in result.output and "win rate" in result.output
     (tmp_path / "other.pt").write_bytes((out / "model.zip").read_bytes())
     refused = CliRunner().invoke(main, ["evaluate", str(tmp_path / "other.pt"), *arguments])
-    assert refused.exit_code == 1 and "neither a Tribune policy file nor an RLlib policy file" in refused.output
+    assert refused.exit_code == 1 and "is not a Tribune or RLlib policy file" in refused.output
 
 
 def test_a_run_that_stopped_before_its_first_checkpoint_does_not_block_the_same_command(tmp_path, monkeypatch):

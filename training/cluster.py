@@ -2,7 +2,8 @@
 
 ``address`` is what ``ray.init`` takes: ``None`` or ``"local"`` starts a Ray for this run
 alone (never a cluster found on the machine), ``"auto"`` joins the cluster running on this machine, ``"host:port"`` (a head's
-GCS address, as ``ray start --head`` prints it) joins that one. The workers get this
+GCS address, as ``ray start --head`` prints it) joins that one, once a connection to it
+opens within PROBE_SECONDS (ray.init alone keeps trying for minutes). The workers get this
 process's numba cache directory, so that they load the compiled engine instead of
 compiling it again. Importing this module does not import Ray.
 """
@@ -10,6 +11,7 @@ compiling it again. Importing this module does not import Ray.
 from __future__ import annotations
 
 import os
+import socket
 import uuid
 from collections import deque
 
@@ -18,6 +20,7 @@ from tribune_env.errors import ConfigError
 AHEAD = 2  # tasks in flight per CPU of the cluster, ahead of the results taken
 RETRIES = 5  # times a task is run again when its worker process dies (a task is a seeded game: same result)
 PASSED_ON = ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")
+PROBE_SECONDS = 5  # to open a connection to a cluster's head before ray.init tries it for minutes
 
 
 def require_ray() -> None:
@@ -25,7 +28,7 @@ def require_ray() -> None:
     import importlib.util
 
     if importlib.util.find_spec("ray") is None or importlib.util.find_spec("ray.rllib") is None:
-        raise ConfigError("this needs Ray's RLlib, the ray extra: pip install -e '.[ray]'")
+        raise ConfigError("this needs Ray's RLlib, the ray extra: pip install 'tribune[ray]'")
 
 
 def connect(address: str | None):
@@ -34,6 +37,7 @@ def connect(address: str | None):
     import ray
 
     if not ray.is_initialized():
+        probe(address)
         env_vars = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
         try:
             ray.init(
@@ -46,6 +50,20 @@ def connect(address: str | None):
         except (ConnectionError, ValueError, RuntimeError) as exc:
             raise ConfigError(f"cannot join the Ray cluster at {address!r}: {exc}") from None
     return ray
+
+
+def probe(address: str | None) -> None:
+    """ConfigError at once when nothing answers at a HOST:PORT address (``ray://`` too): given
+    an address where nothing listens, ray.init keeps trying for minutes before it gives up."""
+    if address in (None, "local", "auto"):
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdecimal() or not 0 < int(port) < 2**16:
+        raise ConfigError(f"a Ray address is 'auto', 'local' or HOST:PORT, not {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+    except OSError as exc:
+        raise ConfigError(f"cannot reach the Ray cluster at {address!r}: {exc.strerror or exc}") from None
 
 
 # Initialisers run in this worker process, by run: a worker serves many runs, and each

@@ -3,8 +3,8 @@
 ``SHIPPED`` is the 2-player model advised by the heuristic (its observations carry the
 heuristic's move, see :mod:`tribune_env.envs.advice`), the best model of the run made by
 ``tribune train --config training/configs/advised-2p.toml --out runs/advised-2p`` and
-the resume given in that file; play it with ``make_agent(f"model:{SHIPPED}")`` or ``model:PATH`` on the
-command line. ``POLICIES`` are the strongest policy files (weights only, :mod:`agents.policy`) by
+the resume given in that file; play it with ``make_agent(f"model:{SHIPPED},trust=true")`` or ``model:PATH,trust=true`` on
+the command line (a model file runs code when loaded: the spec says that you trust it). ``POLICIES`` are the strongest policy files (weights only, :mod:`agents.policy`) by
 player count; every ``.pt`` here is the final policy (``policy.pt``) of the run its config in
 ``training/configs/`` names, and each recipe starts from the one before (``large-2p.pt``
 continues ``fine-2p.pt``, and it ``selfplay-2p.pt``; ``tables-fine-3p.pt`` continues

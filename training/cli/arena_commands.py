@@ -11,7 +11,20 @@ from pathlib import Path
 import click
 
 from ..bounds import MAX_GAMES, MAX_ROUND_LIMIT
-from .options import SEED, WORKERS, FiniteRange, loads_models, output, ray_address, takes_agents, usage_errors
+from .options import (
+    SEED,
+    WORKERS,
+    FilePath,
+    FiniteRange,
+    loads_models,
+    needs_extra,
+    output,
+    ray_address,
+    takes_agents,
+    trusted_specs,
+    trusts_models,
+    usage_errors,
+)
 
 
 def _game_options(command):
@@ -59,6 +72,7 @@ def _agents(specs) -> list:
 
 @loads_models
 @takes_agents
+@trusts_models
 @click.command("tournament")
 @click.argument("specs", metavar="AGENT...", nargs=-1, required=True)
 @click.option(
@@ -73,13 +87,13 @@ def _agents(specs) -> list:
 @_game_options
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=FilePath(file_okay=False),
     callback=output(directory=True),
     help="Write results.json, games.csv and tournament.png here.",
 )
 @click.option(
     "--records",
-    type=click.Path(dir_okay=False),
+    type=FilePath(dir_okay=False),
     callback=output(),
     help="Save every game as a record, one JSON line each, for tribune replay (the file is "
     "replaced, and written as the games end).",
@@ -89,7 +103,7 @@ def _agents(specs) -> list:
     "HOST:PORT, or 'local' to start a Ray here. Same results for the same seed."
 )
 def tournament_command(
-    specs, games, seed, workers, victory_card, point_variant, round_limit, out, records, ray_address
+    specs, games, seed, workers, victory_card, point_variant, round_limit, out, records, ray_address, trust_model_files
 ):
     """Play agents against each other, one spec per seat (2 to 5 seats).
 
@@ -99,12 +113,19 @@ def tournament_command(
     """
     if not 2 <= len(specs) <= 5:
         raise click.UsageError(f"give one agent spec per seat, 2 to 5 of them; got {len(specs)}")
-    from ..arena import plots, report
-    from ..arena import records as saved
-    from ..arena import tournament as t
+    specs = trusted_specs(specs, trust_model_files)
+    with needs_extra("train", "tribune tournament"):  # its ratings (OpenSkill) and plots (matplotlib)
+        from ..arena import plots, report
+        from ..arena import records as saved
+        from ..arena import tournament as t
 
     settings = _settings(len(specs), victory_card, point_variant, round_limit)
     _agents(dict.fromkeys(specs))  # a bad spec stops here, before any game
+    if ray_address:  # an unreachable cluster too, before the records file is replaced
+        from ..cluster import connect
+
+        with usage_errors():
+            connect(ray_address)
     with usage_errors(), saved.writer(records) if records else nullcontext() as add_record:
         results = t.run(list(specs), games, seed, settings, workers, on_record=add_record, ray_address=ray_address)
     summary = t.summarize(results, list(specs), seed, settings)
@@ -119,6 +140,7 @@ def tournament_command(
 
 @loads_models
 @takes_agents
+@trusts_models
 @click.command("ladder")
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option(
@@ -139,7 +161,7 @@ def tournament_command(
 @click.option("--workers", type=WORKERS, help="Processes [default: the number of CPUs].")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False),
+    type=FilePath(dir_okay=False),
     default="docs/ladder.md",
     show_default=True,
     callback=output(),
@@ -147,11 +169,11 @@ def tournament_command(
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False),
+    type=FilePath(dir_okay=False),
     callback=output(),
     help="A PNG of the win rates and ratings [default: images/ladder-Np.png beside --out].",
 )
-def ladder_command(players, specs, games, seed, workers, out, plot):
+def ladder_command(players, specs, games, seed, workers, out, plot, trust_model_files):
     """Rate agents on one fixed scale: each against the heuristic in every other seat.
 
     For each agent: its win rate with a 95% Wilson interval beside parity (1/N), its worst
@@ -159,28 +181,44 @@ def ladder_command(players, specs, games, seed, workers, out, plot):
     """
     from agents import split_specs
 
-    from ..arena import ladder, plots
+    with needs_extra("train", "tribune ladder"):  # its ratings (OpenSkill) and plots (matplotlib)
+        from ..arena import ladder, plots
 
-    specs = split_specs(specs)
+    specs = trusted_specs(split_specs(specs), trust_model_files)
     if ladder.ANCHOR not in specs:
         raise click.UsageError(f"the ladder's ratings are pinned to {ladder.ANCHOR!r}: put it on the ladder")
     settings = _settings(players, None, False, None)
     _agents(dict.fromkeys(specs))
-    with usage_errors():
-        result = ladder.play(players, specs, games, seed, settings, workers)
     out = Path(out)
     plot = Path(plot) if plot else out.parent / "images" / f"ladder-{players}p.png"
-    plot.parent.mkdir(parents=True, exist_ok=True)
-    plots.ladder_plot(result, plot)
+    _check_ladder_files(out, plot)
+    with usage_errors():
+        result = ladder.play(players, specs, games, seed, settings, workers)
     command = f"tribune ladder --players {players} --agents {','.join(specs)} --games {games} --seed {seed}"
     section = ladder.markdown(result, command, os.path.relpath(plot, out.parent))
-    ladder.write(out, section, players)
-    click.echo(section)
+    click.echo(section)  # shown before the files are written, so that no failure there loses it
+    plot.parent.mkdir(parents=True, exist_ok=True)
+    plots.ladder_plot(result, plot)
+    with usage_errors():
+        ladder.write(out, section, players)
     click.echo(f"wrote {out} and {plot}")
+
+
+def _check_ladder_files(out: Path, plot: Path) -> None:
+    """Refuse, before any game, a ladder file that cannot be read back (its other sections are
+    kept) and a plot that cannot be written (the default one's directory a file, say)."""
+    from tribune_env.files import check_output
+
+    from ..arena import ladder
+
+    with usage_errors():
+        ladder.read(out)
+        check_output(plot)
 
 
 @loads_models
 @takes_agents
+@trusts_models
 @click.command("play")
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat, from 0.")
@@ -194,11 +232,11 @@ def ladder_command(players, specs, games, seed, workers, out, plot):
 @_game_options
 @click.option(
     "--record",
-    type=click.Path(dir_okay=False),
+    type=FilePath(dir_okay=False),
     callback=output(),
     help="Add the finished game to this records file (created if needed) for tribune replay.",
 )
-def play_command(players, seat, opponents, seed, victory_card, point_variant, round_limit, record):
+def play_command(players, seat, opponents, seed, victory_card, point_variant, round_limit, record, trust_model_files):
     """Play a game in the terminal against agents.
 
     At each of your decisions you see what happened since your last one and the table as
@@ -209,7 +247,7 @@ def play_command(players, seat, opponents, seed, victory_card, point_variant, ro
         raise click.UsageError(f"--seat must be 0 to {players - 1} for {players} players, got {seat}")
     from agents import split_specs
 
-    specs = split_specs(opponents)
+    specs = trusted_specs(split_specs(opponents), trust_model_files)
     specs = specs * (players - 1) if len(specs) == 1 else specs
     if len(specs) != players - 1:
         raise click.UsageError(
@@ -253,7 +291,7 @@ def play_command(players, seat, opponents, seed, victory_card, point_variant, ro
 
 
 @click.command("replay")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=FilePath(exists=True, dir_okay=False))
 @click.option(
     "--game",
     "index",
@@ -279,13 +317,15 @@ def replay_command(file, index, auto, delay):
     from tribune_env import saving
 
     from ..arena import records as saved
+    from ..arena.terminal import printable
 
     with usage_errors():
         record = saved.read(file, index)
         total = len(record["actions"])
-        click.echo(", ".join(f"player_{p}: {spec}" for p, spec in enumerate(record["agents"])))
+        click.echo(", ".join(f"player_{p}: {printable(spec)}" for p, spec in enumerate(record["agents"])))
         for game, step, lines in saved.replay(record):
-            click.echo("\n".join([f"--- step {step} of {total}", *lines, "", game.render()]))
+            shown = [f"--- step {step} of {total}", *lines, "", *game.render().split("\n")]
+            click.echo("\n".join(map(printable, shown)))
             if step < total and not _next_step(auto, delay):
                 click.echo(f"Replay stopped at step {step} of {total}.")
                 return

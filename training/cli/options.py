@@ -11,10 +11,20 @@ import click
 from tribune_env.errors import ConfigError, TribuneError
 from tribune_env.files import check_output
 
+from ..arena.terminal import printable
 from ..bounds import MAX_SEED, MAX_WORKERS
 
 SEED = click.IntRange(0, MAX_SEED)
 WORKERS = click.IntRange(1, MAX_WORKERS)
+
+
+class FilePath(click.Path):
+    """A click.Path that refuses a NUL byte, which no file name holds (click's own checks crash on it)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\0" in value:
+            self.fail("a path cannot hold a NUL byte", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class FiniteRange(click.FloatRange):
@@ -38,10 +48,28 @@ def loads_models(command: click.Command) -> click.Command:
     return _add_paragraph(
         command,
         "Model files (a model:PATH.zip spec, a run's checkpoint) are stable-baselines3 zips "
-        "of pickled Python objects: loading one runs its code, so load only model files you trust. "
+        "of pickled Python objects: loading one runs its code, so load only model files you trust, "
+        "and say so: model:PATH.zip,trust=true, or --trust-model-files where a command has it. "
         "Policy files (policy:PATH.pt, guided:net=PATH.pt) and RLlib policies (rllib:PATH.pt) hold tensors "
         "only and run no code.",
     )
+
+
+def trusts_models(command: click.Command) -> click.Command:
+    """The --trust-model-files flag of a command that takes agent specs (see agents.trusting)."""
+    return click.option(
+        "--trust-model-files",
+        is_flag=True,
+        help="Load the model:PATH.zip files named by the agent specs (loading one runs its code), "
+        "as if each spec ended in ,trust=true.",
+    )(command)
+
+
+def trusted_specs(specs, trust: bool) -> list[str]:
+    """The agent specs, each naming a model file marked trusted when --trust-model-files is given."""
+    from agents import trusting
+
+    return [trusting(spec) for spec in specs] if trust else list(specs)
 
 
 def takes_agents(command: click.Command) -> click.Command:
@@ -71,9 +99,19 @@ def output(directory: bool = False):
 
 
 @contextmanager
+def needs_extra(extra: str, what: str):
+    """A missing optional package as a message naming the extra that brings it, not a traceback."""
+    try:
+        yield
+    except ImportError as exc:
+        raise click.ClickException(f"{exc}; {what} needs the {extra} extra: pip install 'tribune[{extra}]'") from None
+
+
+@contextmanager
 def usage_errors():
-    """The package's errors (bad configuration, records, illegal actions) as messages, not tracebacks."""
+    """The package's errors (bad configuration, records, illegal actions) as messages, not tracebacks;
+    escaped, as they may quote a file."""
     try:
         yield
     except TribuneError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(printable(str(exc))) from None

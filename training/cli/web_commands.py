@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .options import output, takes_agents
+from .options import needs_extra, output, takes_agents
 
 
 @takes_agents
@@ -35,13 +35,11 @@ def serve_command(host, port, records):
     The page opens records files (--records of a tournament, tribune play --record) by
     path or upload and steps through a game on a drawn board, whole or as one seat saw
     it; or seats you against agents, by their specs. Everything it needs ships with the
-    package. Needs the web extra: pip install -e '.[web]'.
+    package. Needs the web extra: pip install 'tribune[web]'.
     """
-    try:
+    with needs_extra("web", "tribune serve"):
         from ..web.app import create_app
         from ..web.server import connection_limit, make_server, raise_open_files_limit, throttled_logs
-    except ImportError as exc:
-        raise click.ClickException(f"{exc}; tribune serve needs the web extra: pip install -e '.[web]'") from None
     from tribune_env import Game
 
     Game(2, seed=0).table()  # the engine compiled (first run on a machine) or loaded now, not at the first page

@@ -1,6 +1,6 @@
 """Evaluating a trained policy: tournaments of its agent against each baseline in turn.
 
-The policy (any agent spec: ``model:PATH.zip``, ``rllib:PATH.pt``) sits in one seat and the opponent's spec in every other; each deal is played in
+The policy (any agent spec: ``model:PATH.zip,trust=true``, ``rllib:PATH.pt``) sits in one seat and the opponent's spec in every other; each deal is played in
 every rotation of the seating (see :mod:`training.arena.tournament`), so the policy meets the
 same cards from every seat. The result per opponent is the policy's win rate with its 95%
 Wilson interval, mean score and rank.

@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agents import trusting
 from tribune_env import files
 from tribune_env.errors import ConfigError
 
@@ -279,7 +280,7 @@ class Run:
         candidate = self.files.root / f"evaluated{Path(self.files.names['best']).suffix}"
         save(candidate)
         rows = evaluate_agent(
-            f"{self.agent}:{candidate}",
+            trusting(f"{self.agent}:{candidate}"),  # the run's own file
             c.evaluation_specs(),
             c.players,
             c.eval_games,

@@ -66,6 +66,7 @@ class Trainer(Run):
             seed=derive_seed(self.config.seed, 1 + len(self.config.pool()) + number),
             path=str(path),
             deterministic=False,
+            trust=True,  # the run's own file
         )
 
     def _model(self, env):
@@ -308,5 +309,5 @@ def train(config: configs.TrainConfig, out, resume: bool = False, progress: bool
     try:
         import sb3_contrib  # noqa: F401
     except ImportError:
-        raise ConfigError("training needs the train extra: pip install -e '.[train]'") from None
+        raise ConfigError("training needs the train extra: pip install 'tribune[train]'") from None
     return Trainer(config, out, resume=resume, progress=progress, echo=echo).run()

@@ -7,7 +7,7 @@ its actions are legal, the engine itself decides while the record is played
 
 from __future__ import annotations
 
-from ..data import MAX_PLAYERS, MAX_ROUND_LIMIT, MIN_PLAYERS
+from ..data import MAX_PLAYERS, MAX_ROUND_LIMIT, MIN_PLAYERS, OBJECTIVES
 from ..errors import brief
 from ..kernel import MAX_SEED
 from .limits import FORMAT, READS, fail
@@ -17,12 +17,25 @@ OPTIONAL = ("game",)  # the game's number in its tournament
 CONFIG = {
     "num_players": range(MIN_PLAYERS, MAX_PLAYERS + 1),
     "point_variant": bool,
-    "victory_card": (dict, type(None)),  # the card itself is checked by VictoryCard
+    "victory_card": (dict, type(None)),  # check_victory_card
     "round_limit": range(1, MAX_ROUND_LIMIT + 1),
     "auto_forced": bool,
     "seed": range(MAX_SEED + 1),
     "victory_card_drawn": bool,
 }
+# A card's keys and their types; its numbers' ranges are VictoryCard's own checks.
+VICTORY_CARD = {
+    "id": str,
+    "laurels": int,
+    "legions": int,
+    "denarii": int,
+    "markers": int,
+    "need": dict,
+    "obligatory": (str, type(None)),
+    "length": str,
+}
+MAX_CARD_TEXT = 100  # characters of a card's id or length, which the log and the table show
+PLAYER_COUNTS = {str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 OUTCOME = {"rounds": int, "terminated": bool, "truncated": bool, "winners": list, "scores": list}
 
 
@@ -42,6 +55,8 @@ def check(record) -> None:
     if "game" in record and not _count(record["game"]):
         fail(f"game must be an int from 0, got {brief(record['game'])}")
     check_fields("config", record["config"], CONFIG)
+    if record["config"]["victory_card"] is not None:
+        check_victory_card(record["config"]["victory_card"])
     check_agents(record["agents"], record["config"]["num_players"])
     check_actions(record["actions"])
     if record["outcome"] is not None or version == 1:  # null: a game saved before its end
@@ -66,8 +81,31 @@ def check_fields(name: str, value, kinds: dict) -> None:
         fail(f"{name} has unknown keys {_names(unknown)}")
 
 
+def check_victory_card(card: dict) -> None:
+    """The card's keys and types, its id and length short printable text (the terminal and the
+    web page show them), its objective one of the game's and `need` ints by player count."""
+    check_fields("config victory_card", card, VICTORY_CARD)
+    for key in ("id", "length"):
+        text = card[key]
+        if not 0 < len(text) <= MAX_CARD_TEXT or not text.isprintable():
+            fail(f"config victory_card {key} must be 1 to {MAX_CARD_TEXT} printable characters, got {brief(text)}")
+    objective = card["obligatory"]
+    if objective is not None and objective not in OBJECTIVES:
+        fail(f"config victory_card obligatory must be null or one of {', '.join(OBJECTIVES)}, got {brief(objective)}")
+    need = card["need"]
+    if not set(need) <= PLAYER_COUNTS or not all(type(n) is int for n in need.values()):
+        fail(f"config victory_card need must map player counts {MIN_PLAYERS} to {MAX_PLAYERS} to ints")
+
+
 def _kind_name(kind) -> str:
-    names = {bool: "true or false", int: "an int", list: "a list", dict: "an object", type(None): "null"}
+    names = {
+        bool: "true or false",
+        int: "an int",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+        type(None): "null",
+    }
     return " or ".join(names[k] for k in (kind if isinstance(kind, tuple) else (kind,)))
 
 
@@ -77,6 +115,11 @@ def check_agents(agents, num_players: int) -> None:
         fail(f"agents must be a list of {num_players} names, or empty")
     if not all(isinstance(a, str) for a in agents):
         fail(f"agents must be names, got {brief(next(a for a in agents if not isinstance(a, str)))}")
+    for name in agents:  # a lone surrogate ("\ud800") is no character: no page or terminal could show the name
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            fail(f"agents must be names of Unicode text, got {brief(name)}, which holds a lone surrogate")
 
 
 def check_actions(actions) -> None:
