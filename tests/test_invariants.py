@@ -1,60 +1,30 @@
 """Invariants that must hold after every step of every game (rulebook + clarifications).
 
 Random legal play with 2-5 players, every victory card, a custom card, the point-value
-variant, ``auto_forced=False`` and small round limits. After each step the whole state is
-checked: all 100 cards accounted for, resources and tiles in range and never lost, the
-temporary favor only with the Vestal Virgins controller, follower counts, face-down
-cards, the chariot block, declarations, and at the end who won.
+variant, ``auto_forced=False`` and small round limits. After each step the state goes
+through the invariants ``tribune gate`` checks over a million games
+(:mod:`tribune_env.invariants`: cards and followers conserved, resources in range and never
+lost, legal actions, declarations, the round limit; at the end the scores and the winner),
+then through the finer rules of this file: the options offered at each decision, the
+factions' sets and spaces, face-down cards, the chariot block, the Curia's stacks.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import NUM_CARDS, card_counts, play, random_action, total_cards
+from conftest import play, random_action
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.scenario import bid_digits
 from tribune_env import DEFAULT_DATA, VICTORY_CARDS, Game, VictoryCard
 from tribune_env.data import FACTIONS, PATRICIANS, VESTALS
-from tribune_env.state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta
+from tribune_env.invariants import Invariant, check_end, end_of_play, violation
+from tribune_env.state import ETERNAL, LAURELS, MARKERS, MONEY, TILE, Meta
 from tribune_env.tasks import Task
 
 VALUES = np.arange(11)
-SCORE = DEFAULT_DATA.scoring
-
-
-def meets_victory(g: Game, p: int, r, temp: int) -> bool:
-    """Whether player p (resources r) meets the victory card (or the marker goal), from the rules."""
-    card = g.victory_card
-    if card is None:
-        return r[MARKERS] >= DEFAULT_DATA.point_variant_markers[g.n]
-    met = {
-        "tribune": r[TILE] == 2,
-        "favor": bool(r[ETERNAL]) or temp == p,
-        "laurels": r[LAURELS] >= card.laurels,
-        "legions": r[LEGIONS] >= card.legions,
-        "denarii": r[MONEY] >= card.denarii,
-        "markers": r[MARKERS] >= card.markers,
-    }
-    if card.obligatory is not None and not met[card.obligatory]:
-        return False
-    return sum(bool(v) for v in met.values()) >= card.need[g.n]
-
-
-def rule_scores(g: Game) -> list[int]:
-    """The scoring table of 'The End of Play', computed independently of the engine."""
-    out = []
-    temp = int(g.state.meta[Meta.TEMP_FAVOR])
-    for p in range(g.n):
-        r = [int(x) for x in g.state.res[p]]
-        s = {0: 0, 1: SCORE["scroll"], 2: SCORE["tribune"]}[r[TILE]]
-        s += 5 * r[ETERNAL] + 2 * r[LEGIONS] + r[LAURELS] + r[MONEY] // 10 + r[MARKERS]
-        s += 2 if temp == p else 0
-        s += 2 if g.state.declared[p] == 0 else 0
-        out.append(s)
-    return out
 
 
 def check_mask(g: Game, decision, mask):
@@ -138,11 +108,11 @@ def check_mask(g: Game, decision, mask):
 
 
 class Tracker:
-    """Checks every invariant after each step and remembers what must never decrease."""
+    """Checks every invariant after each step: the product's (tribune_env.invariants), then this file's rules."""
 
     def __init__(self, g: Game):
-        self.prev = None
-        self.first_declaration_round = None
+        self.before = None  # the state buffer before the last step
+        self.declared_in = -1  # the round of the first declaration
         self.steps = 0
         self.curia_checked = -1
         self.check(g)
@@ -152,50 +122,22 @@ class Tracker:
         self.check(g)
 
     def check(self, g: Game):
+        broken = violation(g, self.before)
+        assert broken is None, f"step {self.steps}: {broken}"
+        self.before = g.state.buffer.copy()
+        if self.declared_in < 0 and g.state.meta[Meta.N_DECLARED] > 0:
+            self.declared_in = g.round
         n = g.n
         meta, res = g.state.meta, g.state.res
         phase = int(meta[Meta.PHASE])
-        over = g.is_over
         decision = g.decision()
-
-        # ---- cards: all 100 accounted for, in the engine's and in our own count
-        assert np.array_equal(card_counts(g), g.deck_counts), "card accounting broken"
-        assert total_cards(g) == NUM_CARDS, "hands plus everything else must be 100 cards"
-        n_draw = int(meta[Meta.DRAW_N])
-        assert g.state.draw[:n_draw].min(initial=0) >= 0 and g.state.draw[n_draw:].max(initial=-1) == -1
-        assert g.state.hand.min() >= 0 and not g.state.hand[n:].any()
-        for a in (
-            g.state.discard_public,
-            g.state.discard_hidden,
-            g.state.catacombs,
-            g.state.curia,
-            g.state.mars_pairs,
-            g.state.sets,
-            g.state.challenger,
-            g.state.build,
-        ):
-            assert a.min() >= 0
-        if not over:
+        assert g.state.build.min() >= 0
+        if not g.is_over:
             assert (g.state.build <= g.state.hand[decision[1]]).all(), (
                 "the set being built must come from the actor's hand"
             )
-
-        # ---- resources
         r = res[:n].tolist()
-        assert res.min() >= 0, f"negative money or resources {r}"
-        assert not res[n:].any() and not g.state.markers[n:].any()
-        assert g.state.markers.min() >= 0 and g.state.markers.max() <= 1
-        marker_sums = g.state.markers[:n].sum(axis=1).tolist()
-        temp = int(meta[Meta.TEMP_FAVOR])
         controller = g.state.controller.tolist()
-        for p in range(n):
-            assert r[p][MARKERS] == marker_sums[p]
-            assert r[p][TILE] in (0, 1, 2) and r[p][ETERNAL] in (0, 1)
-        assert temp == -1 or temp == controller[VESTALS], (
-            f"temporary favor with player_{temp}, Vestal Virgins controlled by {controller[VESTALS]}"
-        )
-        if temp >= 0:
-            assert r[temp][ETERNAL] == 0, "a holder of eternal favor returns the temporary favor"
 
         # ---- factions
         sizes = g.state.sets.sum(axis=1).tolist()
@@ -235,71 +177,23 @@ class Tracker:
                     assert 0 <= g.state.bids[p] <= r[p][MONEY]
 
         # ---- phase-specific rules
-        assert 0 <= phase <= 6
-        assert 0 <= g.round <= g.round_limit
         if chariot >= 0 and phase in (2, 3, 4):
             assert fo[chariot] == [-1, -1], "a follower on the faction blocked by the chariot"
         if phase == 2:
             self._check_phase2(g, decision)
-        else:
-            assert not g.state.followers.any()
 
         # ---- legal actions
         mask = g.legal_mask()
         assert mask.dtype == np.int8 and mask.shape == (g.A.size,)
         assert mask.min() >= 0 and mask.max() <= 1
-        if over:
-            assert not mask.any(), "a finished game offers actions"
+        if g.is_over:
             assert g.current_player is None and decision is None
         else:
-            assert mask.any(), "a running game offers no action"
             assert g.current_player == decision[1] and 0 <= decision[1] < n
             check_mask(g, decision, mask)
 
-        # ---- declarations: whoever meets the card has declared, and never withdraws
-        declared = g.state.declared[:n].tolist()
-        assert (g.state.declared[n:] == -1).all()
-        order = sorted(x for x in declared if x >= 0)
-        assert order == list(range(len(order))), f"declaration order {declared}"
-        assert int(meta[Meta.N_DECLARED]) == len(order)
-        for p in range(n):
-            if declared[p] < 0:
-                assert not meets_victory(g, p, r[p], temp), (
-                    f"player_{p} meets the victory condition but has not declared"
-                )
-        if order and self.first_declaration_round is None:
-            self.first_declaration_round = g.round
-
-        # ---- things that are never lost
-        markers = g.state.markers[:n].tolist()
-        if self.prev is not None:
-            pr, pmarkers, pdeclared = self.prev
-            for p in range(n):
-                assert all(x >= y for x, y in zip(markers[p], pmarkers[p])), "a faction marker was lost"
-                for col, name in (
-                    (LAURELS, "laurels"),
-                    (LEGIONS, "legions"),
-                    (TILE, "tile"),
-                    (ETERNAL, "eternal favor"),
-                ):
-                    assert r[p][col] >= pr[p][col], f"player_{p}: {name} decreased"
-                if pdeclared[p] >= 0:
-                    assert declared[p] == pdeclared[p], "a declaration was withdrawn or reordered"
-        self.prev = (r, markers, declared)
-
     def _check_phase2(self, g, decision):
-        n, meta = g.n, g.state.meta
         board = g.board
-        # every follower is either placed or still to place
-        proconsul = int(meta[Meta.PROCONSUL])
-        owners = g.state.space_owner.tolist() + g.state.field_owner.ravel().tolist()
-        bowl, left = g.state.coin_bowl.tolist(), g.state.followers.tolist()
-        for p in range(n):
-            placed = owners.count(p) + bowl[p]
-            allot = g.data.followers[n] + (
-                g.data.proconsul_followers if proconsul == p and g.state.controller[PATRICIANS] == p else 0
-            )
-            assert placed + left[p] == allot, f"player_{p}: {placed} placed + {left[p]} left != {allot}"
         # Thermae and Forum face up; Latrine and Pantheon face down
         for region in ("Thermae", "Forum Romanum"):
             for slot in board.slots[region]:
@@ -333,27 +227,10 @@ class Tracker:
         assert g.state.catacombs.sum() <= g.data.catacomb_cards
 
     def finish(self, g: Game):
-        """At the end: terminated or truncated as the rules say, and the right winner."""
-        n = g.n
-        assert g.is_over and g.terminated != g.truncated
-        assert g.phase == 6, "a game ends at the end of a round"
-        declared = g.state.declared[:n]
-        if g.truncated:
-            assert g.round == g.round_limit
-            assert (declared < 0).all() and g.winners() == []
-            return
-        assert (declared >= 0).any(), "a terminated game has a declaration"
-        assert g.round == self.first_declaration_round, "the game ends with the round of the first declaration"
-        scores = rule_scores(g)
-        assert g.scores().tolist() == scores
-        if g.victory_card is None:
-            best = max(scores)
-            assert g.winners() == [p for p in range(n) if scores[p] == best]
-        else:
-            declarers = [p for p in range(n) if declared[p] >= 0]
-            best = min(declarers, key=lambda p: (-scores[p], declared[p]))
-            assert g.winners() == [best], f"scores {scores}, declared {declared.tolist()}"
-            assert all(declared[p] >= 0 for p in g.winners())
+        """At the end: terminated or truncated as the rules say, with the right scores and winner."""
+        assert g.is_over
+        broken = end_of_play(g, self.declared_in)
+        assert broken is None, f"at the end: {broken}"
 
 
 def run_checked(g: Game, seed: int) -> Tracker:
@@ -492,38 +369,84 @@ def test_setup_follows_the_rulebook():
             assert g.state.discard_hidden.sum() == 0 and g.state.discard_public.sum() == 0
 
 
-def _bulk_games(n: int, count: int, round_limit: int | None, first_seed: int):
-    """Play `count` random games; cheap checks every step, full accounting every 64 steps and at the end."""
-    ended = {"terminated": 0, "truncated": 0}
-    for seed in range(first_seed, first_seed + count):
-        g = Game(n, seed=seed, round_limit=round_limit, log=False)
-        rng = np.random.default_rng(seed)
-        steps = 0
-        while not g.is_over:
-            mask = g.legal_mask()
-            assert mask.any(), f"seed {seed}: empty mask for player_{g.current_player}"
-            legal = np.flatnonzero(mask)
-            g.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-            assert g.state.res.min() >= 0, f"seed {seed}: a negative money, laurel or legion count"
-            if steps % 64 == 0:
-                assert (card_counts(g) == g.deck_counts).all(), f"seed {seed}: cards lost at step {steps}"
-        assert not g.legal_mask().any()
-        assert (card_counts(g) == g.deck_counts).all(), f"seed {seed}: cards lost"
-        assert ((g.state.markers == 0) | (g.state.markers == 1)).all()
-        assert (g.state.res[:, MARKERS] == g.state.markers.sum(axis=1)).all()
-        assert set(np.unique(g.state.res[:, TILE]).tolist()) <= {0, 1, 2}
-        assert g.round <= g.round_limit
-        if g.terminated:
-            assert g.winners() and all(g.state.declared[p] >= 0 for p in g.winners())
-        ended["terminated" if g.terminated else "truncated"] += 1
-    return ended
+# ------------------------------------------------------------------------------ the checks can fail
+def _running_game() -> Game:
+    g = Game(3, seed=5, log=False)
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        g.step(random_action(g, rng))
+    return g
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_thousands_of_games_keep_invariants(n):
-    """2,200 games in all: 500 short (6-round limit) and 50 full-length games per player count."""
-    short = _bulk_games(n, 500, round_limit=6, first_seed=10_000)
-    full = _bulk_games(n, 50, round_limit=None, first_seed=20_000)
-    assert short["truncated"] > 0 and full["terminated"] > 0
-    assert sum(short.values()) + sum(full.values()) == 550
+def _lose_a_card(g, before):
+    p, card = np.argwhere(g.state.hand > 0)[0]
+    g.state.hand[p, card] -= 1
+
+
+def _deal_to_an_absent_seat(g, before):
+    p, card = np.argwhere(g.state.hand > 0)[0]
+    g.state.hand[p, card] -= 1
+    g.state.hand[g.n, card] += 1
+
+
+def _idle_follower(g, before):
+    g.state.followers[0] += 1
+
+
+def _owe_a_denarius(g, before):
+    g.state.res[0, MONEY] = -1
+
+
+def _lose_a_laurel(g, before):
+    before[g.state.layout.offsets["res"][0] + LAURELS] = g.state.res[0, LAURELS] + 1
+
+
+def _offer_nothing(g, before):
+    g.legal_mask()[:] = 0
+
+
+def _declare_out_of_turn(g, before):
+    g.state.declared[0] = g.state.meta[Meta.N_DECLARED] + 1
+
+
+def _pass_the_round_limit(g, before):
+    g.state.meta[Meta.ROUND] = g.round_limit + 1
+
+
+@pytest.mark.parametrize(
+    "corrupt, invariant",
+    [
+        (_lose_a_card, Invariant.CARDS_CONSERVED),
+        (_deal_to_an_absent_seat, Invariant.CARDS_CONSERVED),
+        (_idle_follower, Invariant.FOLLOWERS_CONSERVED),
+        (_owe_a_denarius, Invariant.RESOURCES_IN_RANGE),
+        (_lose_a_laurel, Invariant.NEVER_LOST),
+        (_offer_nothing, Invariant.LEGAL_ACTIONS),
+        (_declare_out_of_turn, Invariant.DECLARATIONS),
+        (_pass_the_round_limit, Invariant.ROUND_LIMIT),
+    ],
+)
+def test_a_corrupted_state_breaks_its_invariant(corrupt, invariant):
+    g = _running_game()
+    before = g.state.buffer.copy()
+    assert violation(g, before) is None
+    corrupt(g, before)
+    assert violation(g, before) == invariant
+
+
+def test_a_corrupted_end_breaks_its_invariant():
+    g = Game(2, "pax-romana", seed=3, log=False)
+    t = run_checked(g, 3)
+    assert g.terminated, "this seed's game ends by a declaration"
+    buf, k, _ = g.handle
+    assert Invariant(check_end(buf, k, g.scores() + 1, t.declared_in)) == Invariant.SCORES
+    assert end_of_play(g, t.declared_in - 1) == Invariant.END_OF_PLAY  # not the round of the first declaration
+    g.state.winner[: g.n] = 1 - g.state.winner[: g.n]
+    assert end_of_play(g, t.declared_in) == Invariant.WINNER
+    g.state.meta[Meta.PHASE] = 5
+    assert end_of_play(g, t.declared_in) == Invariant.END_OF_PLAY
+
+
+def test_every_invariant_names_its_meaning():
+    for invariant in Invariant:
+        assert str(invariant).startswith(invariant.name.lower() + ": ") and invariant.meaning

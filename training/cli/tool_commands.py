@@ -1,4 +1,4 @@
-"""``tribune demo`` and ``tribune bench``."""
+"""``tribune demo``, ``tribune bench`` and ``tribune gate``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import SEED, FiniteRange, output
+from .options import SEED, WORKERS, FiniteRange, needs_extra, output
 
 
 @click.command("demo")
@@ -46,12 +46,10 @@ def demo_command(players, seed, quiet):
 def bench_command(seconds, repeats, players, num_envs, seed, json_path, plot_path):
     """Decisions per second: tribune's AEC and vector environments against PettingZoo's
     connect_four_v3 and texas_holdem_v4, all with random legal actions."""
-    try:
+    with needs_extra("bench", "the benchmark"):
         from ..tools import bench as b
 
         results = b.run(seconds, repeats, players, num_envs, seed)
-    except ImportError as exc:
-        raise click.ClickException(f"{exc}; the benchmark needs the bench extra: pip install -e '.[bench]'") from None
     click.echo(b.report(results, players, num_envs))
     for path in filter(None, (json_path, plot_path)):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -70,3 +68,28 @@ def bench_command(seconds, repeats, players, num_envs, seed, json_path, plot_pat
             )
     if plot_path:
         b.plot(results, plot_path)
+
+
+@click.command("gate")
+@click.option("--games", type=click.IntRange(1, 10**9), default=1_000_000, show_default=True)
+@click.option(
+    "--seed", type=SEED, default=0, show_default=True, help="The first game's seed; each game's seed is the next."
+)
+@click.option("--workers", type=WORKERS, default=2, show_default=True, help="Threads playing batches side by side.")
+@click.option("--heuristic", type=FiniteRange(0, 1), default=0.1, show_default=True, help="Share of heuristic games.")
+@click.option(
+    "--short", type=FiniteRange(0, 1), default=0.1, show_default=True, help="Share with a round limit of 1-6."
+)
+@click.option(
+    "--unforced", type=FiniteRange(0, 1), default=0.05, show_default=True, help="Share with auto_forced=False."
+)
+def gate_command(games, seed, workers, heuristic, short, unforced):
+    """Play GAMES random and heuristic games (2-5 players, every victory card and the point
+    variant) and check every invariant after every step; exit 1 on any violation, naming the
+    first games that broke one."""
+    from ..tools import gate
+
+    tally = gate.run(games, seed, gate.Shares(heuristic, short, unforced), workers)
+    click.echo(gate.report(tally))
+    if tally.broken:
+        raise SystemExit(1)
