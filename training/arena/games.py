@@ -64,7 +64,8 @@ def ending(game: Game) -> dict:
 
     A seat's rank is 1 + the number of seats that did better, by win then final score
     (as the ``rank`` reward orders them); a shared win gives each winner 1/w of a win.
-    ``objectives`` are those the winners meet at the end (none in the point-value variant).
+    ``objectives`` are those the winners meet at the end (none in the point-value variant);
+    ``victory_card`` is the id of the card played (None in the point-value variant).
     """
     scores = [int(s) for s in game.scores()]
     winners = game.winners()
@@ -84,4 +85,5 @@ def ending(game: Game) -> dict:
         "wins": [1 / len(winners) if p in winners else 0.0 for p in range(game.n)],
         "ranks": [1 + sum(k > key[p] for k in key) for p in range(game.n)],
         "objectives": objectives,
+        "victory_card": None if game.victory_card is None else game.victory_card.id,
     }

@@ -1,4 +1,4 @@
-"""``tribune train`` and ``tribune evaluate``.
+"""``tribune train``, ``tribune evaluate`` and ``tribune exploit``.
 
 Every training setting is a flag, generated from :class:`training.learning.config.TrainConfig`, so
 flags and config files always offer the same settings. Precedence: the defaults, then
@@ -18,7 +18,17 @@ from tribune_env.errors import ConfigError
 
 from ..bounds import MAX_GAMES
 from ..learning import config as configs
-from .options import SEED, WORKERS, loads_models, output, ray_address, takes_agents, usage_errors
+from .options import (
+    SEED,
+    WORKERS,
+    loads_models,
+    output,
+    ray_address,
+    takes_agents,
+    trusted_specs,
+    trusts_models,
+    usage_errors,
+)
 
 
 def _setting_flags(command):
@@ -124,6 +134,7 @@ def model_spec(model: str) -> str:
 
 @loads_models
 @takes_agents
+@trusts_models
 @click.command("evaluate")
 @click.argument("model")
 @click.option(
@@ -155,7 +166,7 @@ def model_spec(model: str) -> str:
     help="Write evaluation.json and evaluation.png here.",
 )
 @ray_address("Play the games as Ray tasks on this cluster: 'auto', HOST:PORT, or 'local' to start a Ray here.")
-def evaluate_command(model, opponents, players, games, seed, workers, out, ray_address):
+def evaluate_command(model, opponents, players, games, seed, workers, out, ray_address, trust_model_files):
     """Play a trained policy against baseline agents: win rates with 95% intervals.
 
     MODEL is a MaskablePPO .zip or a policy file .pt (tribune train, either backend), or any
@@ -169,7 +180,7 @@ def evaluate_command(model, opponents, players, games, seed, workers, out, ray_a
     if not specs:
         raise click.BadParameter("name at least one agent spec", param_hint="--opponents")
     with usage_errors():
-        agent = model_spec(model)
+        agent, *specs = trusted_specs([model_spec(model), *specs], trust_model_files)
         for spec in [agent, *specs]:
             make_agent(spec)  # a bad spec or model file stops here
         rows = baselines.evaluate_agent(agent, specs, players, games, seed, workers, ray_address=ray_address)
@@ -181,3 +192,73 @@ def evaluate_command(model, opponents, players, games, seed, workers, out, ray_a
         )
         figures.evaluation(rows, Path(out) / "evaluation.png")
         click.echo(f"\nwrote {out}/evaluation.json and evaluation.png")
+
+
+@loads_models
+@takes_agents
+@click.command("exploit")
+@click.argument("agent")
+@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True, help="Players per game.")
+@click.option(
+    "--decisions",
+    type=click.IntRange(1, configs.MAX_STEPS),
+    default=500_000,
+    show_default=True,
+    help="The best response's training budget in its own decisions, rounded up to whole rollouts.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=1000,
+    show_default=True,
+    help="Games against the agent, and as many against the heuristic, rounded up to whole deals.",
+)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the training and of the games.")
+@click.option(
+    "--start",
+    metavar="target|scratch|PATH.pt",
+    default="target",
+    show_default=True,
+    help="The best response's first network: target (the agent's own when it is a policy: file, "
+    "else a new one), scratch (a new one) or a policy file PATH.pt.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A TOML file of training settings, as tribune train takes, for all but the opponent, the budget, "
+    "the start and the evaluation [default: tribune train's defaults].",
+)
+@click.option(
+    "--workers", type=WORKERS, help="Processes for the games [default: the config's workers, or the number of CPUs]."
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="runs/exploit",
+    show_default=True,
+    callback=output(directory=True),
+    help="The best response's run directory (tribune train's files) and its exploit.json.",
+)
+def exploit_command(agent, players, decisions, games, seed, start, config_file, workers, out):
+    """Measure how exploitable AGENT is: train a best response against it, frozen.
+
+    AGENT is an agent spec without options. A tribune train run learns against AGENT in every
+    other seat, and it alone, for --decisions
+    of its own decisions; then it plays --games against AGENT and as many against the heuristic
+    (whole deals, every seating, its most probable moves). Prints both win rates with 95%
+    intervals beside parity, and writes them to exploit.json in --out with the run's files
+    (its network: policy.pt). The closer to parity against AGENT, the less exploitable AGENT is.
+    """
+    from ..learning import exploit
+
+    with usage_errors():
+        base = configs.read(config_file) if config_file else configs.TrainConfig()
+        base = base.replace(workers=workers) if workers else base
+        config = exploit.best_response_config(agent, players, decisions, games, seed, start, base)
+        click.echo(
+            f"training a best response to {agent} at {players} players for {config.steps:,} decisions into {out}"
+        )
+        found = exploit.measure(agent, config, out, echo=click.echo)
+    click.echo("\n" + exploit.table(found))
+    click.echo(f"\nwrote {Path(out) / exploit.SUMMARY}; the best response plays as policy:{found['policy']}")
