@@ -1,9 +1,13 @@
 """The PettingZoo AEC environment: masks, rewards and endings for 2-5 players (its conformance
 tests, for every player count and victory card, are in test_conformance.py)."""
 
+import warnings
+
+import gymnasium as gym
 import numpy as np
 import pytest
 from pettingzoo.test import render_test
+from pettingzoo.utils import BaseWrapper
 
 import tribune_env.envs
 from tribune_env import ConfigError, IllegalActionError
@@ -127,3 +131,79 @@ def test_stepping_after_every_agent_has_left_is_a_clear_error():
     assert env.agents == []
     with pytest.raises(IllegalActionError, match="every agent has left"):
         env.step(0)
+
+
+def test_observations_hold_exactly_pettingzoos_keys():
+    """As PettingZoo's classic games: code that unpacks or iterates the Dict sees each value once."""
+    e = tribune_env.envs.env(num_players=3)
+    e.reset(seed=0)
+    space = e.observation_space(e.agent_selection)
+    assert list(e.last()[0]) == ["observation", "action_mask"]  # in that order, as the tutorial unpacks them
+    assert sorted(space) == ["action_mask", "observation"]  # Gymnasium sorts a Dict space's keys
+    assert space.contains(e.last()[0])
+
+
+def test_pettingzoos_registry_makes_the_environment():
+    import pettingzoo
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the registry is PettingZoo's undeprecated way
+        e = pettingzoo.make("aec", "Tribune-v0", num_players=3, reward="rank")
+    e.reset(seed=2)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"] and e.unwrapped.reward_scheme == "rank"
+
+
+class SB3ActionMaskWrapper(BaseWrapper, gym.Env):
+    """The Gymnasium-like wrapper of PettingZoo's SB3 action-masking tutorial: one model for
+    every seat, the observation without its mask, the mask through ``action_mask()``."""
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed, options)
+        self.observation_space = super().observation_space(self.possible_agents[0])["observation"]
+        self.action_space = super().action_space(self.possible_agents[0])
+        return self.observe(self.agent_selection), {}
+
+    def step(self, action):
+        acting = self.agent_selection
+        super().step(action)
+        ended = (self.terminations[acting], self.truncations[acting])
+        return self.observe(self.agent_selection), self._cumulative_rewards[acting], *ended, self.infos[acting]
+
+    def observe(self, agent):
+        return super().observe(agent)["observation"]
+
+    def action_mask(self):
+        return super().observe(self.agent_selection)["action_mask"]
+
+
+def test_pettingzoos_sb3_action_masking_tutorial_runs(tmp_path):
+    """Its training, then its evaluation loop as written, which unpacks ``obs.values()``
+    (a trained player_1 against random moves of player_0)."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    from tribune_env.envs import tribune_v0
+
+    env = SB3ActionMaskWrapper(tribune_v0.env(num_players=2))
+    env.reset(seed=0)
+    model = MaskablePPO(MaskableActorCriticPolicy, ActionMasker(env, lambda env: env.action_mask()), n_steps=64)
+    model.learn(total_timesteps=64)
+    model.save(tmp_path / "tribune")
+    model = MaskablePPO.load(tmp_path / "tribune")
+
+    env = tribune_v0.env(num_players=2)
+    env.reset(seed=1)
+    env.action_space(env.possible_agents[0]).seed(1)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        observation, action_mask = obs.values()
+        if termination or truncation:
+            break
+        if agent == env.possible_agents[0]:
+            act = env.action_space(agent).sample(action_mask)
+        else:
+            act = int(model.predict(observation, action_masks=action_mask, deterministic=True)[0])
+        env.step(act)
+    assert env.unwrapped.game.is_over and sorted(env.rewards.values()) == [-1.0, 1.0]

@@ -1,5 +1,10 @@
-"""The documentation's generated tables say what the code does."""
+"""The documentation says what the code does: its generated tables are current, and every
+example runs as written, each as a script of its own."""
 
+import re
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -24,13 +29,29 @@ def test_readme_sizes_match_the_code():
     assert f"{g.obs_layout.size} float32" in readme
 
 
-def run_examples(name: str) -> int:
-    """Run every Python example of a document as written; return how many there were."""
-    import re
+def examples(name: str) -> list[str]:
+    """The Python examples of a document, in order."""
+    return re.findall(r"```python\n(.*?)```", (ROOT / name).read_text(), re.S)
 
-    blocks = re.findall(r"```python\n(.*?)```", (ROOT / name).read_text(), re.S)
+
+def run_script(code: str, label: str) -> str:
+    """Run `code` as a user who pasted it into a file would: a script of its own, in a fresh
+    interpreter, from the current directory (so worker processes it spawns import it again,
+    and it can use nothing an earlier example defined). Returns what it printed."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "example.py"
+        script.write_text(code)
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, f"{label} failed:\n{done.stderr[-4000:]}"
+    return done.stdout
+
+
+def run_examples(name: str) -> int:
+    """Run every Python example of a document as a script of its own, printing what each
+    printed; return how many there were."""
+    blocks = examples(name)
     for i, block in enumerate(blocks):
-        exec(compile(block, f"{name} example {i + 1}", "exec"), {})
+        print(run_script(block, f"{name} example {i + 1}"), end="")
     return len(blocks)
 
 
@@ -42,7 +63,7 @@ def test_readme_examples_run(capsys):
 def test_environment_guide_examples_run(capsys):
     assert run_examples("docs/environments.md") == 5
     out = capsys.readouterr().out
-    assert "player_0" in out and "learner's reward:" in out
+    assert "player_0" in out and "learner's reward:" in out and "sharded: 4096" in out
 
 
 def test_training_guide_example_runs(capsys, tmp_path, monkeypatch):
@@ -53,13 +74,41 @@ def test_training_guide_example_runs(capsys, tmp_path, monkeypatch):
     assert (tmp_path / "runs/mine/best_model.zip").exists()
 
 
+def test_rules_and_saving_examples_run(capsys):
+    assert run_examples("docs/rules.md") == run_examples("docs/state-format.md") == 1
+
+
+def test_an_example_that_leans_on_an_earlier_one_fails():
+    """What the runner is for: each example stands alone, as a file of its own."""
+    with pytest.raises(AssertionError, match="NameError: name 'game' is not defined"):
+        run_script("text = game.to_json()\n", "a continued example")
+
+
+# where each document's examples run; a document with new examples needs its test
+EXAMPLE_TESTS = {
+    "README.md": "test_docs.py",
+    "docs/environments.md": "test_docs.py",
+    "docs/training.md": "test_docs.py",
+    "docs/rules.md": "test_docs.py",
+    "docs/state-format.md": "test_docs.py",
+    "docs/frameworks.md": "test_frameworks.py",
+    "docs/scaling.md": "test_ray.py",
+    "docs/openspiel.md": "test_openspiel.py",
+}
+
+
+def test_every_documents_examples_are_run():
+    with_examples = {name for name in DOCUMENTS if examples(name)}
+    assert with_examples == set(EXAMPLE_TESTS)
+    for name, test in EXAMPLE_TESTS.items():
+        assert name in (ROOT / "tests" / test).read_text(), f"{test} does not run {name}"
+
+
 DOCUMENTS = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]
 
 
 @pytest.mark.parametrize("name", DOCUMENTS)
 def test_documents_hold_no_issue_numbers_or_commit_hashes(name):
-    import re
-
     text = (ROOT / name).read_text()
     assert not re.findall(r"\bissues? #?\d+|(?<![\w/&`])#\d+\b", text, re.I)
     assert not re.findall(r"`[0-9a-f]{7,40}`", text)
@@ -67,8 +116,6 @@ def test_documents_hold_no_issue_numbers_or_commit_hashes(name):
 
 @pytest.mark.parametrize("name", DOCUMENTS)
 def test_documents_link_only_to_files_and_headings_in_the_repository(name):
-    import re
-
     path = ROOT / name
     for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text()):
         assert not target.startswith(("http:", "https:")), f"{name} links outside: {target}"
@@ -83,7 +130,6 @@ def test_documents_link_only_to_files_and_headings_in_the_repository(name):
 
 def test_readme_commands_name_real_commands_and_options():
     """Every `tribune ...` line of the README's command blocks parses as the command line would."""
-    import re
     import shlex
 
     import click

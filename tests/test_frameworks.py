@@ -1,9 +1,9 @@
 """Tribune in the frameworks researchers bring, called in each framework's own idiom.
 
-The examples of docs/frameworks.md run here as written; the tests after them pin what
-each idiom needs from the environment: legal samples from copies and vector
-environments, masks through ``gymnasium.make``, the ``rgb_array`` mode vector helpers ask
-for, and the ``lose`` rule for tools that step unmasked actions.
+The examples of docs/frameworks.md run here as written, each as a script of its own; the
+tests after them pin what each idiom needs from the environment: legal samples from copies
+and vector environments, masks through ``gymnasium.make``, the ``rgb_array`` mode vector
+helpers ask for, and the ``lose`` rule for tools that step unmasked actions.
 """
 
 import copy
@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from tests.test_conformance import IDS, SETTINGS
+from tests.test_docs import run_script
 from tribune_env import ConfigError, Game, IllegalActionError
 from tribune_env.envs import SingleAgentEnv, tribune_v0
 from tribune_env.envs.single import LegalBatch, SampledActions
@@ -31,9 +32,9 @@ SECTIONS = {
 }
 
 
-def run_section(name: str, capsys) -> str:
-    exec(compile(SECTIONS[name], f"docs/frameworks.md, {name}", "exec"), {})
-    return capsys.readouterr().out
+def run_section(name: str) -> str:
+    """The section's example run as a script of its own (test_docs.run_script); what it printed."""
+    return run_script(SECTIONS[name], f"docs/frameworks.md, {name}")
 
 
 def test_every_framework_has_its_example():
@@ -42,35 +43,32 @@ def test_every_framework_has_its_example():
     )
 
 
-def test_gymnasium_example(capsys):
-    assert "Gymnasium: (4, 1659) (4, 400)" in run_section("Gymnasium", capsys)
+def test_gymnasium_example():
+    assert "Gymnasium: (4, 1659) (4, 400)" in run_section("Gymnasium")
 
 
-def test_stable_baselines3_example(capsys):
+def test_stable_baselines3_example():
     pytest.importorskip("sb3_contrib")
-    assert "SB3: (2,)" in run_section("Stable-Baselines3 and sb3-contrib", capsys)
+    assert "SB3: (2,)" in run_section("Stable-Baselines3 and sb3-contrib")
 
 
-def test_pettingzoo_example(capsys):
-    assert re.search(r"PettingZoo: final scores \[ *\d+ +\d+ +\d+ +\d+\]", run_section("PettingZoo", capsys))
+def test_pettingzoo_example():
+    assert re.search(r"PettingZoo: final scores \[ *\d+ +\d+ +\d+ +\d+\]", run_section("PettingZoo"))
 
 
-def test_rllib_example(capsys):
-    ray = pytest.importorskip("ray")
-    try:
-        assert "RLlib: 512" in run_section("RLlib", capsys)
-    finally:
-        ray.shutdown()
+def test_rllib_example():
+    pytest.importorskip("ray")
+    assert "RLlib: 512" in run_section("RLlib")
 
 
-def test_torchrl_example(capsys):
+def test_torchrl_example():
     pytest.importorskip("torchrl")
-    assert "TorchRL: torch.Size([50])" in run_section("TorchRL", capsys)
+    assert "TorchRL: torch.Size([50])" in run_section("TorchRL")
 
 
-def test_tianshou_example(capsys):
+def test_tianshou_example():
     pytest.importorskip("tianshou")
-    assert "Tianshou: 2" in run_section("Tianshou", capsys)
+    assert "Tianshou: 2" in run_section("Tianshou")
 
 
 @pytest.mark.parametrize("vec_class", ["DummyVecEnv", "SubprocVecEnv"])
@@ -240,19 +238,20 @@ def test_rllib_illegal_action_lose_ends_the_game_with_a_loss():
         env.step({acting: 0})
 
 
-def test_rllib_pettingzoo_wrapper_feeds_the_action_masking_module():
-    """RLlib's PettingZooEnv and its ActionMaskingTorchRLModule, as RLlib's examples pair them:
-    the module finds its keys and puts no weight on an illegal action."""
+def test_the_rllib_environment_feeds_rllibs_action_masking_module():
+    """RLlib's ActionMaskingTorchRLModule on TribuneMultiAgentEnv's observations: the module
+    finds its keys and puts no weight on an illegal action."""
     import torch
     from ray.rllib.core.columns import Columns
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    env = PettingZooEnv(tribune_v0.env(num_players=4))
+    from tribune_env.envs import TribuneMultiAgentEnv
+
+    env = TribuneMultiAgentEnv({"num_players": 4})
     observations, _ = env.reset(seed=0)
     ((agent, observation),) = observations.items()
     module = ActionMaskingTorchRLModule(
-        observation_space=env.observation_space[agent], action_space=env.action_space[agent], model_config={}
+        observation_space=env.get_observation_space(agent), action_space=env.get_action_space(agent), model_config={}
     )
     batch = {Columns.OBS: {k: torch.as_tensor(v)[None] for k, v in observation.items()}}
     logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]

@@ -3,6 +3,7 @@
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -13,6 +14,8 @@ import tribune_env.envs
 from tribune_env import ConfigError, IllegalActionError
 from tribune_env.envs import SingleAgentEnv
 from tribune_env.envs.rewards import final_rewards
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Recorder:
@@ -223,7 +226,7 @@ def test_stepping_a_finished_game_asks_for_reset():
     "config, message",
     [
         ({"opponents": ["random"]}, "need 3 opponents"),
-        ({"opponents": "greedy"}, "unknown opponent"),
+        ({"opponents": "greedy"}, "unknown agent 'greedy'"),
         ({"opponents": 3}, "an opponent must be"),
         ({"learner_seat": 4}, "learner_seat"),
         ({"learner_seat": "first"}, "learner_seat"),
@@ -315,3 +318,58 @@ def test_adding_to_fixed_opponents_is_refused():
     env = SingleAgentEnv(num_players=2)
     with pytest.raises(ConfigError, match="OpponentPool"):
         env.add_opponent("random")
+
+
+def learner_trace(env, seed, moves=80):
+    """The learner's observations over its first `moves` moves (its first legal action each time)."""
+    obs, info = env.reset(seed=seed)
+    seen = [obs]
+    for _ in range(moves):
+        obs, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        seen.append(obs)
+        if terminated or truncated:
+            obs, info = env.reset()
+    return np.array(seen)
+
+
+def test_an_agent_spec_is_an_opponent():
+    """The spec "heuristic" is built by the agents package's resolver, found through an entry point."""
+    env = gym.make("tribune_env.envs:Tribune-v0", num_players=3, opponents=["heuristic", "random"])
+    assert type(env._lineup.members[0].agent).__name__ == "HeuristicAgent"
+    assert learner_trace(env, 5).shape == (81, env.observation_space.shape[0])
+
+
+def test_an_agent_spec_is_reseeded_by_the_environment_at_each_game():
+    """A network sampling its moves plays the same games for the same seed, other games for another."""
+    pytest.importorskip("torch")
+    spec = f"policy:{ROOT / 'agents/trained/large-2p.pt'},deterministic=false"
+
+    def trace(seed):
+        return learner_trace(SingleAgentEnv(num_players=2, opponents=spec), seed, moves=100)
+
+    assert np.array_equal(trace(5), trace(5))
+    assert not np.array_equal(trace(5), trace(6))
+
+
+def test_an_agent_spec_without_its_resolver_says_what_is_missing(monkeypatch):
+    """As in a source tree that was never installed: no entry point declares the resolver."""
+    monkeypatch.setattr(tribune_env.envs.opponents, "entry_points", lambda **selection: ())
+    with pytest.raises(ConfigError, match="needs the tribune package installed"):
+        SingleAgentEnv(num_players=2, opponents="heuristic")
+
+
+def test_a_vector_environment_takes_an_agent_spec():
+    """Its heuristic opponents are seeded from the environment's seed: the same seed, the same games."""
+    pytest.importorskip("stable_baselines3")
+    from tribune_env.envs import VectorEnv
+
+    def trace(seed):
+        env = VectorEnv(num_envs=3, num_players=2, opponents="heuristic", seed=seed)
+        assert type(env._lineup.members[0].agent).__name__ == "HeuristicAgent"
+        seen = [env.reset()]
+        for _ in range(40):
+            seen.append(env.step(np.array([np.flatnonzero(mask)[0] for mask in env.action_masks()]))[0])
+        return np.array(seen)
+
+    assert np.array_equal(trace(0), trace(0))
+    assert not np.array_equal(trace(0), trace(1))

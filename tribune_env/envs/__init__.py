@@ -1,14 +1,20 @@
 """The environment adapters: the engine as PettingZoo, Gymnasium, RLlib and vector environments.
 
 They sit above the engine (``tribune_env`` imports none of them, so a game needs neither
-gymnasium nor pettingzoo) and below the agents. Importing this package registers the
-Gymnasium id ``Tribune-v0``; ``gymnasium.make("tribune_env.envs:Tribune-v0")`` imports it
-on the way. ``gymnasium.make`` gives the environment itself, unwrapped, so that
-``env.action_masks()`` is there: it checks its own call order (no step before reset, none
-after the end) and is checked by Gymnasium's ``check_env`` in the tests. PettingZoo and stable-baselines3 (with torch) load only when their adapter is
-asked for, and Ray only with ``TribuneMultiAgentEnv`` (RLlib's multi-agent API).
+gymnasium nor pettingzoo) and below the agents. Importing this package registers
+``Tribune-v0`` in both registries: Gymnasium's, one learner against opponents
+(``gymnasium.make("tribune_env.envs:Tribune-v0")`` imports the package on the way), and
+PettingZoo's, every seat an agent (``pettingzoo.make("aec", "Tribune-v0")`` once the
+package is imported: PettingZoo's registry replaces module-level ``tribune_v0.env()``).
+
+``gymnasium.make`` gives the environment itself, unwrapped, so that ``env.action_masks()``
+is there: it checks its own call order (no step before reset, none after the end) and is
+checked by Gymnasium's ``check_env`` in the tests. The AEC environment's module,
+stable-baselines3 (with torch) and Ray load only when their adapter is asked for, Ray only
+with ``TribuneMultiAgentEnv`` (RLlib's multi-agent API).
 """
 
+import pettingzoo
 from gymnasium.envs.registration import register, registry
 
 from .opponents import OpponentPool
@@ -22,6 +28,9 @@ if "Tribune-v0" not in registry:
         order_enforce=False,
         disable_env_checker=True,
     )
+# PettingZoo's registry came with 1.27; with an older PettingZoo, tribune_v0.env() is the way
+if hasattr(pettingzoo, "register") and "Tribune-v0" not in pettingzoo.aec_registry:
+    pettingzoo.register("aec", "Tribune-v0", entry_point="tribune_env.envs.aec:env")
 
 
 def __getattr__(name):

@@ -1,8 +1,9 @@
 """Tribune as a PettingZoo AEC environment (agents ``player_0`` ... ``player_{n-1}``).
 
-Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``, and
-the same vector again under ``"observations"``, the key RLlib's action-masking modules read
-(so ``PettingZooEnv`` from RLlib serves them unchanged; it is the same array, not a copy).
+Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``, exactly
+the keys of PettingZoo's classic games, so code written for them (tutorials that unpack
+``obs.values()``, tools that iterate the Dict) works unchanged; RLlib's key names are
+:class:`~tribune_env.envs.multi_agent.TribuneMultiAgentEnv`'s.
 The mask is also in ``infos[agent]["action_mask"]`` and from ``action_mask(agent)``. Turns
 follow the game, not a fixed rotation: ``agent_selection`` is whoever must decide now.
 Every agent receives its final reward (see :mod:`tribune_env.envs.rewards`); a game that
@@ -34,7 +35,7 @@ from .rewards import check_scheme, final_rewards, forfeit_rewards
 from .settings import RENDER_MODES, check_illegal_action, check_render_mode, game_settings, rendered
 from .single import LegalDiscrete, SampledAction
 
-OBSERVATION, OBSERVATIONS, ACTION_MASK = "observation", "observations", "action_mask"
+OBSERVATION, ACTION_MASK = "observation", "action_mask"
 
 
 def env(**config):
@@ -107,9 +108,8 @@ class raw_env(AECEnv):
         )
         self.possible_agents = [f"player_{i}" for i in range(self.game.n)]
         size, actions = self.game.obs_layout.size, self.game.A.size
-        vector = observation_space(self.game.obs_layout)
         obs_space = spaces.Dict(
-            {OBSERVATION: vector, OBSERVATIONS: vector, ACTION_MASK: spaces.Box(0, 1, (actions,), np.int8)}
+            {OBSERVATION: observation_space(self.game.obs_layout), ACTION_MASK: spaces.Box(0, 1, (actions,), np.int8)}
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: LegalDiscrete(actions, partial(self._legal, a)) for a in self.possible_agents}
@@ -165,8 +165,7 @@ class raw_env(AECEnv):
         return self._mask
 
     def observe(self, agent):
-        vector = self.game.observe(self._seat(agent))
-        return {OBSERVATION: vector, OBSERVATIONS: vector, ACTION_MASK: self.action_mask(agent)}
+        return {OBSERVATION: self.game.observe(self._seat(agent)), ACTION_MASK: self.action_mask(agent)}
 
     def state(self) -> np.ndarray:
         """Every seat's observation, seat 0 first, padded to 5 seats: for centralised critics."""

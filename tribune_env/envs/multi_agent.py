@@ -22,7 +22,13 @@ from functools import partial
 
 import numpy as np
 from gymnasium import spaces
-from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+try:
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+except ImportError as error:
+    raise ImportError(
+        f"{error}; TribuneMultiAgentEnv needs Ray's RLlib, the ray extra: pip install 'tribune[ray]'"
+    ) from None
 
 from ..engine import Game
 from ..errors import ConfigError, IllegalActionError

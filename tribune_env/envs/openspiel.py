@@ -40,7 +40,13 @@ import pickle
 import re
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as error:
+    raise ImportError(
+        f"{error}; python_tribune needs OpenSpiel, the openspiel extra: pip install 'tribune[openspiel]'"
+    ) from None
 
 from ..data import DEFAULT_DATA, MAX_PLAYERS, MIN_PLAYERS, VICTORY_CARDS
 from ..engine import Game
