@@ -134,15 +134,19 @@ class VectorGames:
         return self.observations, self.masks, self.players, rewards, ended
 
     def _each_slice(self, actions: np.ndarray, readers: np.ndarray):
-        """Step and observe every slice of rows, one per thread (the last in this one)."""
+        """Step and observe every slice of rows, one per thread (the last in this one); a step
+        that moves few games (an opponent's turn in a few of them) runs in this thread alone."""
 
-        def run(t: int):
-            rows = self._slices[t]
+        def run(t: int, rows: slice | None = None):
+            rows = self._slices[t] if rows is None else rows
             step_observe(self._buffers[rows], self._params[rows], self._events[t], self.masks[rows], actions[rows],
                          self._meta_at, self._tasks_at, self._offsets, self._templates[rows], readers[rows],
                          self.players[rows], self.observations[rows])  # fmt: skip
 
-        others = [self._pool.submit(run, t) for t in range(self.threads - 1)] if self._pool else []
+        if self._pool is None or np.count_nonzero(actions >= 0) < ROWS_PER_THREAD * self.threads:
+            run(0, slice(None))
+            return
+        others = [self._pool.submit(run, t) for t in range(self.threads - 1)]
         run(self.threads - 1)
         for job in others:
             job.result()
