@@ -424,3 +424,13 @@ def test_openspiels_ismcts_agent_plays_a_whole_game_and_replays_it():
 
     (first, game), (second, _) = play(), play()
     assert game.is_over and first == second
+
+
+def test_openspiels_evaluate_bots_plays_a_whole_game_of_random_bots():
+    """What docs/openspiel.md says runs: OpenSpiel's own bot loop, to the end of a game."""
+    from open_spiel.python.algorithms import evaluate_bots
+
+    game = pyspiel.load_game(NAME, {"players": 3})
+    bots = [pyspiel.make_uniform_random_bot(p, 7 + p) for p in range(3)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert len(returns) == 3 and sorted(returns)[-1] > 0 and abs(sum(returns)) < 1e-9
