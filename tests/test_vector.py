@@ -427,3 +427,18 @@ def test_heuristic_opponents_decide_in_one_batched_call_as_they_would_one_by_one
     (batched, batched_state, readers), (single, single_state, _) = runs
     assert np.array_equal(batched, single) and np.array_equal(batched_state, single_state)
     assert readers == 5  # the learners only
+
+
+def test_new_opponents_get_the_observations_they_read_in_the_games_under_way():
+    env = VectorEnv(4, num_players=3, seed=1)  # random opponents read no observation
+    env.reset()
+    assert env._readers.sum() == 4
+
+    class Reading(RandomPolicy):
+        reads_observations = True
+
+    generator = np.random.default_rng(0)
+    env.set_opponents(Reading(lambda: generator))
+    assert env._readers.sum() == 4 * 3
+    env.close()
+    env.step(random_legal(env.games.masks, np.random.default_rng(2)))  # a closed batch steps in this thread

@@ -37,7 +37,7 @@ def _serve(connection, settings: dict) -> None:
             return
         try:
             if command == "start":
-                env = VectorEnv(**settings)
+                env = VectorEnv(**{"threads": 1, **settings})  # the shards are the parallelism
                 reply = (env.num_players, env.observation_space, env.action_space)
             elif command == "reset":
                 reply = (env.reset(), env.action_masks(), env.reset_infos)

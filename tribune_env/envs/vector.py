@@ -109,6 +109,10 @@ class VectorEnv(_Base):
                 f"the new opponents have only {len(lineup.members)}"
             )
         self._lineup = lineup
+        if hasattr(self, "_who"):  # the games in progress: whose observations the new members read
+            for i, seat in zip(*np.nonzero(self._who >= 0)):
+                member = lineup.members[self._who[i, seat]]
+                self._readers[i, seat] = getattr(member, "reads_observations", True)
 
     def add_opponent(self, member, weight: float = 1.0):
         """Add a member to the opponent pool, drawn from in the games to come."""
@@ -158,7 +162,7 @@ class VectorEnv(_Base):
         return self.games.masks.astype(bool)
 
     def close(self) -> None:
-        pass
+        self.games.close()
 
     def get_attr(self, attr_name, indices=None):
         """The attribute of this environment once per game (the games share configuration)."""

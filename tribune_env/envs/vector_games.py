@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -93,7 +93,7 @@ class VectorGames:
         words = np.array([seed_words(s) for s in seeds], dtype=np.int32).reshape(len(rows), 4)
         native.ready()
         deal(self._buffers, self._params, self._events[0], self.masks, rows, words, self._fresh,
-             self._kinds_params, self._deck, self._rng_at, self._kind)  # fmt: skip
+             self._kinds_params, self._kinds[0].victory_card_drawn, self._deck, self._rng_at, self._kind)  # fmt: skip
         self.seeds[rows] = seeds
         self._templates[rows] = self._kinds_templates[self._kind[rows]]
         for i in rows:
@@ -147,9 +147,18 @@ class VectorGames:
             run(0, slice(None))
             return
         others = [self._pool.submit(run, t) for t in range(self.threads - 1)]
-        run(self.threads - 1)
+        try:
+            run(self.threads - 1)
+        finally:  # no thread may still write the rows when this returns or raises
+            wait(others)
         for job in others:
             job.result()
+
+    def close(self) -> None:
+        """Stop the threads (a batch is then stepped in the caller's thread alone)."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     def _check(self, actions) -> np.ndarray:
         return check_actions(actions, self.masks, self.players)
@@ -181,6 +190,8 @@ class GameRows(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"games are indexed by row numbers, got {i!r}")
         if not -len(self) <= i < len(self):
             raise IndexError(f"row {i} is outside the {len(self)} games")
         return self._games.game(int(i) % len(self))
