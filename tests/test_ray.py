@@ -96,10 +96,10 @@ def test_a_killed_tournament_worker_loses_nothing(local_ray):
 
     killer = threading.Thread(target=kill_one)
     killer.start()
-    faulty = tournament.run(specs, 8, 9, game, ray_address="local")
+    faulty = tournament.run(specs, 48, 9, game, ray_address="local")  # enough games to be caught playing one
     killer.join()
     assert killed, "no game was running to kill"
-    assert outcome(faulty) == outcome(tournament.run(specs, 8, 9, game, workers=2))
+    assert outcome(faulty) == outcome(tournament.run(specs, 48, 9, game, workers=2))
 
 
 def test_tiny_rllib_training_resumes_and_its_policy_plays_everywhere(local_ray, tmp_path):
