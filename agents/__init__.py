@@ -13,6 +13,7 @@ bot (the ``openspiel`` extra). A file's path may be followed by the agent's opti
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 
 from tribune_env.errors import ConfigError
@@ -26,6 +27,7 @@ REGISTRY = {
     "heuristic": ("agents.heuristic", "HeuristicAgent"),
     "ismcts": ("agents.ismcts", "ISMCTSAgent"),
     "guided": ("agents.ismcts", "GuidedAgent"),
+    "expert": ("agents.expert", "ExpertAgent"),
     "model": ("agents.model", "ModelAgent"),
     "policy": ("agents.policy", "PolicyAgent"),
     "rllib": ("agents.rllib", "RLlibAgent"),
@@ -40,6 +42,7 @@ FILE_OPTION = re.compile(r"\w+=[^/]*")
 OPTION_FORMS = {
     "ismcts": "ismcts[:key=value,...]",
     "guided": "guided:net=PATH.pt[,key=value,...]",
+    "expert": "expert:net=PATH.pt[,key=value,...]",
     "openspiel-ismcts": "openspiel-ismcts[:key=value,...]",
 }
 
@@ -133,10 +136,30 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     name, options = parse_spec(spec)
     module, cls = REGISTRY[name]
     agent_class = getattr(importlib.import_module(module), cls)
+    unknown = sorted(set(options) - set(option_names(agent_class)))
+    if unknown:
+        raise ConfigError(
+            f"agent {name!r} has no option {', '.join(map(repr, unknown))} in {_shown(spec)}; "
+            f"its options: {', '.join(option_names(agent_class)) or 'none'}"
+        )
     try:
         return agent_class(seed=seed, **options)
     except TypeError as exc:
         raise ConfigError(f"bad options for agent {name!r} in {_shown(spec)}: {str(exc)[:200]}") from None
+
+
+def option_names(agent_class) -> list[str]:
+    """The options an agent class takes (its constructor's keywords, those it passes on to its
+    base class's included), the seed aside."""
+    names = []
+    for klass in agent_class.__mro__:
+        if "__init__" not in vars(klass) or klass is object:
+            continue
+        parameters = inspect.signature(klass.__init__).parameters.values()
+        names += [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD and p.name not in ("self", "seed")]
+        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+            break
+    return list(dict.fromkeys(names))
 
 
 __all__ = [

@@ -713,7 +713,12 @@ def heuristic_rollout(game, rounds: int, moves: int) -> None:
 
 @entry
 def _heuristic_rollout(buf, k, m, deck_counts, rounds, moves):
-    events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
+    rollout(buf, k, m, deck_counts, rounds, moves, np.zeros((CAPACITY, WIDTH), dtype=np.int32))
+
+
+@compiled
+def rollout(buf, k, m, deck_counts, rounds, moves, events):
+    """:func:`heuristic_rollout` on a state buffer, with the caller's events buffer."""
     s = views(buf, k)
     end = s.meta[Meta.ROUND] + rounds
     for _ in range(moves):

@@ -28,8 +28,6 @@ FORMAT = weights.POLICY
 def export(model, path) -> None:
     """Write a MaskablePPO model's network as a policy file at `path` (of a privileged critic's
     policy, its actor and seat value: :mod:`training.learning.critic`)."""
-    import torch
-
     policy = model.policy
     extractor = policy.mlp_extractor
     layers = widths(extractor.policy_net)
@@ -37,16 +35,16 @@ def export(model, path) -> None:
         raise ConfigError("a policy file holds policy and value towers of the same layers")
     seat_state = getattr(policy, "seat_state", None)  # a privileged critic's policy keeps its seat value
     plain = seat_state() if seat_state is not None else policy.state_dict()
-    state = {name: t.detach().cpu().clone() for name, t in plain.items()}
+    write(layers, plain, path, getattr(model, "advisor", None) or "")
+
+
+def write(layers: list[int], state: dict, path, advisor: str = "") -> None:
+    """Write a policy file: the towers' `layers` and the network's `state` (tensors by name)."""
+    import torch
+
+    state = {name: t.detach().cpu().clone() for name, t in state.items()}
     torch.save(
-        {
-            "format": FORMAT.tag,
-            "version": FORMAT.version,
-            "layers": layers,
-            "advisor": getattr(model, "advisor", None) or "",
-            "state": state,
-        },
-        path,
+        {"format": FORMAT.tag, "version": FORMAT.version, "layers": layers, "advisor": advisor, "state": state}, path
     )
 
 
@@ -91,6 +89,14 @@ class Network:
     def values(self, observations):
         m = self.modules
         return m["value_net"](m["mlp_extractor"]["value_net"](observations)).flatten()
+
+    @property
+    def layers(self) -> list[int]:
+        return widths(self.modules["mlp_extractor"]["policy_net"])
+
+    def save(self, path) -> None:
+        """Write this network as a policy file."""
+        write(self.layers, self.modules.state_dict(), path)
 
 
 def load_policy(path) -> Network:

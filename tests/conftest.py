@@ -28,8 +28,23 @@ def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="also run tests marked slow")
 
 
+# The full tier: what needs the learning frameworks, Ray, OpenSpiel, a browser, the notebooks,
+# every numba mode or a fresh process per docs example. The rest is the core tier
+# (engine, environments, agents, arena, command line): ``pytest -m "not full"``.
+FULL_TIER = {
+    "test_frameworks", "test_rllib", "test_ray", "test_openspiel", "test_information_state", "test_web_browser",
+    "test_notebooks", "test_numba_modes", "test_docs", "test_examples", "test_training", "test_learner",
+    "test_shards", "test_critic", "test_exploit", "test_expert", "test_extras", "test_packaging",
+    "test_compile_cache",
+}  # fmt: skip
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests marked slow run only with --runslow or when -m names them."""
+    """Tests of the full tier's modules are marked ``full``; tests marked slow run only with
+    --runslow or when -m names them."""
+    for item in items:
+        if item.module.__name__.rsplit(".", 1)[-1] in FULL_TIER:
+            item.add_marker(pytest.mark.full)
     if config.getoption("--runslow") or "slow" in (config.getoption("-m") or ""):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow or -m slow")

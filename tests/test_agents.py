@@ -35,7 +35,10 @@ def test_specs_parse_into_names_and_options():
         ("greedy", "unknown agent"),
         ("ismcts:seconds", "not key=value"),
         ("model", "needs a path"),
-        ("ismcts:pool=3", "bad options"),
+        (
+            "ismcts:pool=3",
+            "agent 'ismcts' has no option 'pool' in 'ismcts:pool=3'; its options: iterations, seconds, depth",
+        ),
         ("ismcts:iterations=0,seconds=0", "budget"),
         ("ismcts:policy=greedy", "policy must be"),
         ("ismcts:horizon=game", "horizon must be"),

@@ -264,7 +264,7 @@ def test_tournament_command_writes_every_output(tmp_path):
         (["random"], "2 to 5"),
         (["random"] * 6, "2 to 5"),
         (["random", "nobody"], "unknown agent 'nobody'"),
-        (["random", "random:speed=2"], "bad options for agent 'random'"),
+        (["random", "random:speed=2"], "agent 'random' has no option 'speed'"),
         (["random", "random", "--victory-card", "quinque-viri"], "not for 2 players"),
         (["random", "illegal", "--games", "2", "--round-limit", "2", "--workers", "1"], "agent '#1 illegal'"),
         (["random", "random", "--games", "1000000000"], "1<=x<=100000"),

@@ -549,7 +549,7 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
         ("net_arch = '8,8,8,8,8'", "must have 1 to 4 layers"),
         ("baselines = 'heuristic=inf'", "needs a spec and a positive finite weight"),
         ("advisor = 'ismcts:seconds=nan'", "ismcts: seconds must be a number from 0 to 3,600, got nan"),
-        ("eval_opponents = 'heuristic:depth=2'", "bad options for agent 'heuristic'"),
+        ("eval_opponents = 'heuristic:depth=2'", "agent 'heuristic' has no option 'depth'"),
         ("baselines = 'policy:missing.pt=1'", "'policy:missing.pt' names no file"),
         (
             f"init_policy = '{POLICIES[4]}'\nbackend = 'rllib'",

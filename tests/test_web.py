@@ -424,7 +424,7 @@ def test_two_games_in_two_tabs_do_not_see_each_other(client):
         ({"opponents": ["random", "random", "random"]}, "3 players need 2 opponents"),
         ({"opponents": ["chess-master"]}, "unknown agent 'chess-master'"),
         ({"opponents": ["x" * 5000]}, "opponents.0"),
-        ({"opponents": ["ismcts:colour=red"]}, "bad options for agent 'ismcts'"),
+        ({"opponents": ["ismcts:colour=red"]}, "agent 'ismcts' has no option 'colour'"),
         ({"victory_card": "no-such-card"}, "no-such-card"),
         ({"seed": -5}, "seed"),
         ({"round_limit": 0}, "round_limit"),

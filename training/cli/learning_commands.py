@@ -262,3 +262,50 @@ def exploit_command(agent, players, decisions, games, seed, start, config_file, 
         found = exploit.measure(agent, config, out, echo=click.echo)
     click.echo("\n" + exploit.table(found))
     click.echo(f"\nwrote {Path(out) / exploit.SUMMARY}; the best response plays as policy:{found['policy']}")
+
+
+@click.command("expert")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A TOML recipe of expert-iteration settings (training/configs/expert-*.toml).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="runs/expert",
+    show_default=True,
+    callback=output(directory=True),
+    help="The run's directory: config.json, rounds.csv, curve.png, policy.pt, checkpoint.pt.",
+)
+@click.option("--resume", is_flag=True, help="Go on with the run in --out from its last round.")
+@click.option(
+    "--rounds", type=click.IntRange(1, 10**6), help="Rounds in all (to extend a run) [default: the recipe's]."
+)
+def expert_command(config_file, out, resume, rounds):
+    """Expert iteration: the network learns from its own search, round after round.
+
+    Each round the search guided by the network plays self-play games (a share of them
+    against the heuristic), the network is trained on the search's improved policies and
+    the games' outcomes, and its win rate against the heuristic is measured. Writes the
+    rounds to rounds.csv and curve.png in --out, the network to policy.pt (play it as
+    policy:OUT/policy.pt, or searched as expert:net=OUT/policy.pt).
+    """
+    from ..learning import expert
+
+    saved = Path(out) / expert.CONFIG
+    if resume and config_file:
+        raise click.UsageError("--resume reads the run's own config.json; leave out --config")
+    if resume and not saved.exists():
+        raise click.ClickException(f"nothing to resume in {out}: no {expert.CONFIG}")
+    with usage_errors():
+        settings = expert.read_settings(saved if resume else config_file)
+        config = expert.ExpertConfig.from_dict(settings | ({"rounds": rounds} if rounds else {}))
+        click.echo(
+            f"expert iteration at {config.players} players into {out}: {config.rounds} round"
+            f"{'s' * (config.rounds != 1)} of {config.decisions:,} searched decisions"
+        )
+        rows = expert.run(config, out, resume=resume, echo=click.echo)
+    if rows:
+        click.echo(f"\nnetwork: {Path(out) / expert.POLICY}; curve: {Path(out) / expert.CURVE}")

@@ -169,6 +169,15 @@ class VectorGames:
         (an agent with ``act_rows`` decides from them for many games in one call)."""
         return Handle(self._buffers, self._params, self.masks)
 
+    @property
+    def templates(self) -> np.ndarray:
+        """Each row's observation template (its game's fixed part of every observation)."""
+        return self._templates
+
+    def kind(self, i: int) -> Game:
+        """A game of row i's configuration (its victory card), to bind to a copy of the row's state."""
+        return self._kinds[self._kind[i]]
+
     def game(self, i: int) -> Game:
         """The game in row i, as a :class:`Game` that reads and writes that row (made on first use)."""
         game = self._shells.get(i)

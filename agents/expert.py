@@ -1,0 +1,222 @@
+"""A root search guided by a network, for many games at once: ``expert:net=PATH.pt``.
+
+The search of expert iteration (:mod:`training.learning.expert`), and an agent of its own.
+At each root the network's policy proposes `candidates` moves (its most probable, or, when
+exploring, the top of its logits plus Gumbel noise, as Gumbel AlphaZero samples without
+replacement); each is played in the same `worlds` determinisations for the seat to act,
+the heuristic plays on to the end of the round (:mod:`agents.leaves`), and the network's
+value of the seat's observation there (or the rules' final reward, if the game ended) is
+the move's value. The values improve the policy as Gumbel MuZero's planning does
+(Danihelka et al. 2022): ``softmax(logits + sigma(q))``, the values of moves not searched
+completed by the mixed value of the root, rescaled to [0, 1] and weighted by
+``(50 + worlds) * 0.1``. That distribution is what the network learns from; the move
+played is the candidate best by ``noise + logits + sigma(q)``.
+
+All roots' leaves go through the network in one forward pass, and their worlds and rollouts
+are made in compiled code on two threads; a search replays exactly from its generator.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from tribune_env.determinize import sampler_words
+from tribune_env.envs.rewards import final_rewards
+from tribune_env.errors import ConfigError, brief
+
+from .base import Agent
+from .leaves import EMPTY, ENDED, RUNNING, Leaves, leaves
+
+VISIT_SCALE, VALUE_SCALE = 50.0, 0.1  # Gumbel MuZero's sigma: (50 + visits) * 0.1 * q in [0, 1]
+
+
+@dataclass
+class Searched:
+    """What a search found at each root: the move to play, the improved policy and the network's
+    (both zero off the legal moves), the network's value of the root, the moves searched (-1
+    past the last) and their values."""
+
+    actions: np.ndarray
+    policy: np.ndarray
+    prior: np.ndarray
+    values: np.ndarray
+    candidates: np.ndarray
+    q: np.ndarray
+
+
+class RootSearch:
+    """The search of the module's docstring over a network (:class:`agents.policy.Network`)."""
+
+    def __init__(self, network, candidates: int = 6, worlds: int = 4, rounds: int = 1, threads: int | None = None):
+        for name, value, high in (("candidates", candidates, 64), ("worlds", worlds, 256), ("rounds", rounds, 100)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= high:
+                raise ConfigError(f"expert: {name} must be an int from 1 to {high}, got {brief(value)}")
+        self.network = network
+        self.candidates, self.worlds, self.rounds = int(candidates), int(worlds), int(rounds)
+        self.threads = threads or min(2, os.cpu_count() or 1)
+        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+        self._leaves: Leaves | None = None
+        self.leaves = 0  # leaves made so far (a benchmark's count)
+
+    def search(self, batch, roots, seats, observations, rng, explore: bool = False) -> Searched:
+        """Search the roots in rows `roots` of `batch` (a :class:`SearchBatch`), their seats to act
+        `seats`, whose observations are `observations`; Gumbel noise from `rng` when `explore`."""
+        import torch
+
+        roots = np.asarray(roots, dtype=np.int64)
+        count = len(roots)
+        masks = batch.masks[roots].astype(bool)
+        with torch.no_grad():
+            inputs = torch.as_tensor(np.asarray(observations, dtype=np.float32))
+            logits = self.network.logits(inputs).double().numpy()
+            values = self.network.values(inputs).double().numpy()
+        logits = np.where(masks, logits - np.where(masks, logits, -np.inf).max(axis=1, keepdims=True), -np.inf)
+        noise = rng.gumbel(size=logits.shape) if explore else np.zeros_like(logits)
+        order = np.argsort(-(logits + noise), axis=1, kind="stable")[:, : self.candidates]
+        candidates = np.where(np.take_along_axis(masks, order, axis=1), order, -1)
+        words = sampler_words(rng, count * self.worlds).reshape(count, self.worlds, 4)
+        leaf = self._fill(batch, roots, seats, candidates, words)
+        q = self._values(batch, roots, seats, leaf).mean(axis=1)  # (roots, candidates)
+        sigma = completed_sigma(logits, values, candidates, q, self.worlds)
+        improved = logits + sigma
+        score = np.take_along_axis(improved + noise, np.maximum(candidates, 0), axis=1)
+        score[candidates < 0] = -np.inf
+        actions = candidates[np.arange(count), score.argmax(axis=1)]
+        return Searched(actions, softmax(improved), softmax(logits), values, candidates, q)
+
+    def _fill(self, batch, roots, seats, candidates, words) -> Leaves:
+        """Every leaf of the roots, in compiled code split over the threads."""
+        shape = (len(roots), self.worlds, self.candidates)
+        if self._leaves is None or self._leaves.shape[0] < len(roots):
+            self._leaves = Leaves(len(roots), self.worlds, self.candidates, batch.buffers.shape[1],
+                                  batch.masks.shape[1], batch.templates.shape[1])  # fmt: skip
+        out = self._leaves
+        per_root = self.worlds * self.candidates
+        seats = np.asarray(seats, dtype=np.int64)
+
+        def run(a: int, b: int):
+            part = LeafSlice(out, a * per_root, b * per_root)
+            leaves(batch.buffers, batch.params, roots[a:b], seats[a:b], candidates[a:b], words[a:b],
+                   self.rounds, batch.deck_counts, batch.offsets, batch.templates, part)  # fmt: skip
+
+        bounds = np.linspace(0, len(roots), self.threads + 1).astype(int)
+        if self._pool is None or len(roots) < 2 * self.threads:
+            run(0, len(roots))
+        else:
+            jobs = [self._pool.submit(run, a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+            for job in jobs:
+                job.result()
+        return LeafSlice(out, 0, len(roots) * per_root, shape)
+
+    def _values(self, batch, roots, seats, leaf) -> np.ndarray:
+        """(roots, worlds, candidates): each leaf's value for its root's seat (nan where no candidate)."""
+        import torch
+
+        values = np.full(leaf.status.shape, np.nan)
+        self.leaves += int(np.count_nonzero(leaf.status != EMPTY))
+        running = np.flatnonzero(leaf.status == RUNNING)
+        if running.size:
+            with torch.no_grad():
+                values[running] = self.network.values(torch.as_tensor(leaf.observations[running])).double().numpy()
+        per_root = self.worlds * self.candidates
+        for j in np.flatnonzero(leaf.status == ENDED):
+            g = j // per_root
+            game = batch.kind(roots[g]).bound_to(leaf.buffers[j], batch.params[roots[g]], leaf.masks[j])
+            values[j] = final_rewards(game, "win")[seats[g]]
+        return values.reshape(leaf.shape)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+
+class LeafSlice:
+    """Rows `a` to `b` of a :class:`Leaves` (a thread's share, or the leaves of one search)."""
+
+    def __init__(self, leaves_: Leaves, a: int, b: int, shape=None):
+        self.buffers, self.masks = leaves_.buffers[a:b], leaves_.masks[a:b]
+        self.observations, self.status = leaves_.observations[a:b], leaves_.status[a:b]
+        self.shape = shape
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of logits that are -inf off the legal moves."""
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def completed_sigma(logits, values, candidates, q, visits: int) -> np.ndarray:
+    """Gumbel MuZero's sigma of the completed values (mctx's ``qtransform_completed_by_mix_value``):
+    the searched moves' values, the others' the mixed value of the root (the network's value
+    mixed with the prior-weighted mean of the searched values), rescaled to [0, 1] over the
+    legal moves and weighted by ``(50 + visits) * 0.1``. -inf off the legal moves, as `logits`."""
+    legal = np.isfinite(logits)
+    prior = np.where(legal, np.exp(logits - np.where(legal, logits, -np.inf).max(axis=1, keepdims=True)), 0.0)
+    prior /= prior.sum(axis=1, keepdims=True)
+    searched = candidates >= 0
+    rows = np.arange(len(logits))[:, None]
+    weights = np.where(searched, prior[rows, np.maximum(candidates, 0)], 0.0)
+    q_searched = np.where(searched, q, 0.0)
+    weighted = (weights * q_searched).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-12)
+    total = visits * searched.sum(axis=1)
+    mixed = (values + total * weighted) / (1 + total)
+    completed = np.where(legal, mixed[:, None], np.nan)
+    cols = np.where(searched, candidates, 0)
+    completed[rows.repeat(candidates.shape[1], axis=1)[searched], cols[searched]] = q[searched]
+    low = np.nanmin(completed, axis=1, keepdims=True)
+    high = np.nanmax(completed, axis=1, keepdims=True)
+    scaled = (completed - low) / np.maximum(high - low, 1e-8)
+    return np.where(legal, (VISIT_SCALE + visits) * VALUE_SCALE * scaled, -np.inf)
+
+
+class SearchBatch:
+    """The rows a search reads: state buffers, parameters, masks, observation templates and
+    offsets, the deck, and the game of each row's kind (to score a leaf that ended)."""
+
+    def __init__(self, buffers, params, masks, templates, offsets, deck_counts, kind):
+        self.buffers, self.params, self.masks, self.templates = buffers, params, masks, templates
+        self.offsets, self.deck_counts, self.kind = offsets, deck_counts, kind
+
+    @classmethod
+    def of_vector(cls, games) -> SearchBatch:
+        """The rows of a :class:`tribune_env.envs.VectorGames`."""
+        return cls(*games.handle, games.templates, games.obs_layout.offsets, games.deck_counts, games.kind)
+
+    @classmethod
+    def of_game(cls, game) -> SearchBatch:
+        """One game, as a batch of one row."""
+        buffer, params, mask = game.handle
+        return cls(buffer[None], params[None], mask[None], game.obs_template[None], game.obs_layout.offsets,
+                   game.deck_counts, lambda i: game)  # fmt: skip
+
+
+class ExpertAgent(Agent):
+    """The search as a player: ``expert:net=PATH.pt[,candidates=6,worlds=4,rounds=1]``.
+
+    It plays the searched candidate best by ``logits + sigma(q)``, without noise, so the same
+    seed gives the same game.
+    """
+
+    name = "expert"
+
+    def __init__(self, seed=None, net: str = "", candidates: int = 6, worlds: int = 4, rounds: int = 1):
+        super().__init__(seed)
+        if not net:
+            raise ConfigError("expert needs net=PATH.pt: a policy file")
+        from .policy import PolicyAgent
+
+        self.policy = PolicyAgent(path=net)
+        self.search = RootSearch(self.policy.network, candidates, worlds, rounds, threads=1)
+
+    def act(self, observation, action_mask, view) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        world = view.determinize(self.rng)  # the seat's information is all a search may use
+        found = self.search.search(SearchBatch.of_game(world), [0], [view.seat], observation[None], self.rng)
+        return int(found.actions[0])
