@@ -128,7 +128,8 @@ def test_self_play_keeps_a_final_reward_for_every_decision_of_a_finished_game():
     play.close()
     assert samples.count >= 200
     known = samples.known()
-    assert play.finished["games"] >= 1 and len(known) > 0
+    assert play.finished.games >= 1 and len(known) > 0
+    assert play.finished.solo == play.finished.games  # every game against the heuristic (share 1)
     assert set(np.unique(samples.rewards[known])) <= {-1.0, 1.0, 0.0}
     assert np.allclose(samples.policy[: samples.count].sum(axis=1), 1.0)
 
@@ -138,6 +139,7 @@ def test_a_round_runs_end_to_end_and_its_network_plays_every_table_size(tmp_path
                           eval_games=2, batch_size=64, seed=3)  # fmt: skip
     rows = run(config, tmp_path, echo=lambda *_: None)
     assert rows[0]["trained_on"] > 0 and np.isfinite(rows[0]["policy_loss"])
+    assert rows[0]["games"] >= 1 and -1 <= rows[0]["solo_reward"] <= 1
     assert (tmp_path / "curve.png").stat().st_size > 0
     assert read_csv(tmp_path / "rounds.csv")[0]["round"] == 1
     assert json.loads((tmp_path / "config.json").read_text())["decisions"] == 600

@@ -134,6 +134,22 @@ class Improvement:
         return {"search_kl": self.kl / n, "search_changed": self.changed / n}
 
 
+class Finished:
+    """The games a round finished, and the searching seat's mean final reward in those against the heuristic."""
+
+    def __init__(self):
+        self.games, self.solo, self.reward = 0, 0, 0.0
+
+    def add(self, solo_reward: float | None) -> None:
+        self.games += 1
+        if solo_reward is not None:
+            self.solo += 1
+            self.reward += solo_reward
+
+    def figures(self) -> dict:
+        return {"games": self.games, "solo_reward": self.reward / max(self.solo, 1)}
+
+
 class SelfPlay:
     """The games of the run, kept from round to round, and who plays each seat of each."""
 
@@ -150,7 +166,7 @@ class SelfPlay:
         self.solo = np.zeros(config.games, dtype=bool)  # the other seats are the heuristic
         self.searcher = np.zeros(config.games, dtype=np.int64)  # the searching seat of a solo game
         self.waiting: list[list] = [[] for _ in range(config.games)]  # (samples, index, seat) per game
-        self.finished = {"games": 0, "solo": 0, "solo_wins": 0.0}
+        self.finished = Finished()
         self.searched = Improvement()
         self._new_games(np.arange(config.games))
 
@@ -190,10 +206,7 @@ class SelfPlay:
             for samples, index, seat in self.waiting[row]:
                 samples.rewards[index] = rewards[row, seat]
             self.waiting[row] = []
-            self.finished["games"] += 1
-            if self.solo[row]:
-                self.finished["solo"] += 1
-                self.finished["solo_wins"] += float(rewards[row, self.searcher[row]] > 0)
+            self.finished.add(float(rewards[row, self.searcher[row]]) if self.solo[row] else None)
         if len(rows):
             self._new_games(rows)
 
@@ -303,7 +316,8 @@ def run(config: ExpertConfig, out, resume: bool = False, echo=print) -> list[dic
             with tqdm(total=config.decisions, desc=f"round {number}/{config.rounds}", unit="decision",
                       mininterval=30, disable=False) as bar:  # fmt: skip
                 play.play(samples, config.decisions, bar.update)
-            searched, play.searched = play.searched.figures(), Improvement()
+            searched, play.searched = play.searched.figures() | play.finished.figures(), Improvement()
+            play.finished = Finished()
             history = (history + [samples])[-config.replay :]
             losses = train_network(network, optimizer, history, config, rng)
             network.save(out / POLICY)
