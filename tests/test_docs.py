@@ -74,6 +74,12 @@ def test_training_guide_example_runs(capsys, tmp_path, monkeypatch):
     assert (tmp_path / "runs/mine/best_model.zip").exists()
 
 
+def test_agents_guide_example_rates_an_agent_of_ones_own(capsys):
+    assert run_examples("docs/agents.md") == 1
+    out = capsys.readouterr().out
+    assert "random" in out and "heuristic" in out and "win rate [95% CI]" in out
+
+
 def test_rules_and_saving_examples_run(capsys):
     assert run_examples("docs/rules.md") == run_examples("docs/state-format.md") == 1
 
@@ -88,6 +94,7 @@ def test_an_example_that_leans_on_an_earlier_one_fails():
 EXAMPLE_TESTS = {
     "README.md": "test_docs.py",
     "docs/environments.md": "test_docs.py",
+    "docs/agents.md": "test_docs.py",
     "docs/training.md": "test_docs.py",
     "docs/rules.md": "test_docs.py",
     "docs/state-format.md": "test_docs.py",

@@ -86,6 +86,19 @@ def test_the_ladder_command_writes_its_section_and_plot(tmp_path):
     assert refused.exit_code != 0 and "pinned to 'random'" in refused.output
 
 
+def test_by_default_the_ladder_writes_into_a_run_directory_never_over_the_shipped_docs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "ladder.md").write_text("# The ladder\n\nshipped\n")
+    args = ["ladder", "--players", "2", "--agents", "random,heuristic", "--games", "2", "--workers", "1"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "docs" / "ladder.md").read_text() == "# The ladder\n\nshipped\n"
+    assert not (tmp_path / "docs" / "images").exists()
+    assert "## 2 players" in (tmp_path / "runs" / "ladder" / "ladder.md").read_text()
+    assert (tmp_path / "runs" / "ladder" / "images" / "ladder-2p.png").stat().st_size > 1000
+
+
 @pytest.fixture
 def no_games(monkeypatch):
     """The ladder's games, which fail the test if any is played."""

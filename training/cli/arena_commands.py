@@ -162,10 +162,11 @@ def tournament_command(
 @click.option(
     "--out",
     type=FilePath(dir_okay=False),
-    default="docs/ladder.md",
+    default="runs/ladder/ladder.md",
     show_default=True,
     callback=output(),
-    help="The ladder file: this player count's section is written, the others kept.",
+    help="The ladder file: this player count's section is written, the others kept "
+    "(--out docs/ladder.md updates the shipped one).",
 )
 @click.option(
     "--plot",
