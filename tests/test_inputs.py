@@ -2,6 +2,7 @@
 and nesting checked first, numbers in range, and model files named as code in the help."""
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -165,3 +166,19 @@ def test_rule_numbers_of_the_factions_are_game_data():
     for bad in (dict(atrium_spaces=3), dict(min_set=0), dict(assassin_min_set=-1)):
         with pytest.raises(ConfigError):
             GameData(**bad).validate()
+
+
+def test_a_shipped_recipe_is_named_from_anywhere_and_a_file_of_that_name_comes_first(tmp_path, monkeypatch):
+    import click
+
+    from training.cli.options import Recipe
+
+    monkeypatch.chdir(tmp_path)
+    shipped = Path(Recipe().convert("quick", None, None))
+    assert shipped.name == "quick.toml" and shipped.parent.name == "configs" and shipped.is_file()
+    (tmp_path / "quick").write_text("players = 3\n")
+    assert Recipe().convert("quick", None, None) == "quick"
+    with pytest.raises(click.BadParameter, match=r"'nope' is neither a file nor a shipped recipe \(.*quick"):
+        Recipe().convert("nope", None, None)
+    with pytest.raises(click.BadParameter, match="NUL"):
+        Recipe().convert("qu\0ick", None, None)

@@ -21,6 +21,7 @@ from ..learning import config as configs
 from .options import (
     SEED,
     WORKERS,
+    Recipe,
     loads_models,
     output,
     ray_address,
@@ -51,8 +52,8 @@ def _setting_flags(command):
 @click.option(
     "--config",
     "config_file",
-    type=click.Path(exists=True, dir_okay=False),
-    help="A TOML file of settings (see configs/).",
+    type=Recipe(),
+    help="A TOML file of settings, or the name of a shipped recipe (quick, selfplay-4p, ...: training/configs/).",
 )
 @click.option(
     "--out",
@@ -225,7 +226,7 @@ def evaluate_command(model, opponents, players, games, seed, workers, out, ray_a
 @click.option(
     "--config",
     "config_file",
-    type=click.Path(exists=True, dir_okay=False),
+    type=Recipe(),
     help="A TOML file of training settings, as tribune train takes, for all but the opponent, the budget, "
     "the start and the evaluation [default: tribune train's defaults].",
 )
@@ -269,7 +270,7 @@ def exploit_command(agent, players, decisions, games, seed, start, config_file, 
     "--config",
     "config_file",
     type=click.Path(exists=True, dir_okay=False),
-    help="A TOML recipe of expert-iteration settings (training/configs/expert-*.toml).",
+    help="A TOML file of expert-iteration settings (docs/training.md) [default: the defaults].",
 )
 @click.option(
     "--out",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
@@ -25,6 +27,30 @@ class FilePath(click.Path):
         if isinstance(value, str) and "\0" in value:
             self.fail("a path cannot hold a NUL byte", param, ctx)
         return super().convert(value, param, ctx)
+
+
+RECIPES = Path(__file__).resolve().parents[1] / "configs"  # shipped with the package
+RECIPE_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+class Recipe(FilePath):
+    """A TOML file of training settings, or the name of a recipe shipped in ``training/configs``
+    (``--config quick``), so that the README's commands work outside a checkout too."""
+
+    def __init__(self):
+        super().__init__(exists=True, dir_okay=False)
+
+    def convert(self, value, param, ctx):
+        shipped = RECIPES / f"{value}.toml"
+        if isinstance(value, str) and RECIPE_NAME.fullmatch(value) and shipped.is_file() and not Path(value).exists():
+            return str(shipped)
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            if "\0" in str(value):
+                raise
+            names = ", ".join(sorted(p.stem for p in RECIPES.glob("*.toml")))
+            self.fail(f"{printable(str(value))!r} is neither a file nor a shipped recipe ({names})", param, ctx)
 
 
 class FiniteRange(click.FloatRange):
