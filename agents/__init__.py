@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import re
 
 from tribune_env.errors import ConfigError
@@ -37,6 +38,7 @@ REGISTRY = {
 # Agents whose spec is their file: after the colon the path, then any options (",key=value").
 FILE_AGENTS = {"model": ".zip", "policy": ".pt", "rllib": ".pt"}
 FILE_OPTION = re.compile(r"\w+=[^/]*")
+SHIPPED_NAME = re.compile(r"shipped-([2-5])p")  # policy:shipped-4p, the shipped network for 4 players
 
 # How the agents that take options are written; every other agent is its bare name.
 OPTION_FORMS = {
@@ -122,12 +124,23 @@ def trusting(spec: str) -> str:
     return f"{spec},trust=true" if name == "model" and "trust=" not in _file_parts(rest)[1] else spec
 
 
+def shipped(path):
+    """`path` as given, or, for ``shipped-Np`` where no such file is, the shipped network for N
+    players (``agents.trained.POLICIES``): ``policy:shipped-4p`` works outside a checkout too."""
+    match = SHIPPED_NAME.fullmatch(path) if isinstance(path, str) else None
+    if match is None or os.path.exists(path):
+        return path
+    from .trained import POLICIES
+
+    return str(POLICIES[int(match[1])])
+
+
 def locate(spec: str) -> str:
     """The spec with its file, if it names one, as an absolute path: for workers that run
     elsewhere (a Ray worker does not share this process's working directory)."""
     name, _, rest = spec.strip().partition(":")
     path, options = _file_parts(rest)
-    file = resolved(path) if name in FILE_AGENTS and path else None
+    file = resolved(shipped(path) if name == "policy" else path) if name in FILE_AGENTS and path else None
     return f"{name}:{file}{options}" if file is not None else spec
 
 

@@ -161,7 +161,9 @@ class PolicyAgent(weights.WeightsAgent):
     load = staticmethod(load_policy)
 
     def __init__(self, seed=None, path: str | None = None, deterministic: bool = True):
-        super().__init__(seed, path, deterministic)
+        from . import shipped
+
+        super().__init__(seed, shipped(path), deterministic)
 
     def act(self, observation, action_mask, view=None) -> int:
         return int(self.act_batch(observation[None], action_mask[None])[0])

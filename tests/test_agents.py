@@ -1,6 +1,7 @@
 """The agent interface, the spec parser, IS-MCTS and trained-model agents."""
 
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -252,3 +253,18 @@ def test_a_model_advised_by_itself_is_refused_at_the_first_repeat(tmp_path, monk
 def test_agent_base_class_requires_act():
     with pytest.raises(NotImplementedError):
         Agent().act(None, None, None)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_shipped_network_for_a_table_size_is_named_from_anywhere(players, tmp_path, monkeypatch):
+    from agents import locate
+    from agents.trained import POLICIES
+
+    monkeypatch.chdir(tmp_path)
+    agent = make_agent(f"policy:shipped-{players}p")
+    assert Path(agent.path) == POLICIES[players]
+    assert locate(f"policy:shipped-{players}p,deterministic=false") == f"policy:{POLICIES[players]},deterministic=false"
+    game = Game(players, seed=players, log=False)
+    assert game.legal_mask()[agent.act(game.observe(game.current_player), game.legal_mask())] == 1
+    with pytest.raises(ConfigError, match="no such file: shipped-6p"):
+        make_agent("policy:shipped-6p")
