@@ -28,6 +28,8 @@ def command(*arguments: str) -> str:
         ("openskill", ("ladder", "--players", "2", "--agents", "random,heuristic", "--games", "2"), "train"),
         ("matplotlib", ("ladder", "--players", "2", "--agents", "random,heuristic", "--games", "2"), "train"),
         ("fastapi", ("serve", "--port", "0"), "web"),
+        ("torch", ("expert", "--out", "run"), "train"),
+        ("matplotlib", ("expert", "--out", "run"), "train"),
     ],
 )
 def test_a_command_names_the_extra_it_needs(module, arguments, extra, tmp_path):

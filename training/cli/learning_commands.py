@@ -23,6 +23,7 @@ from .options import (
     WORKERS,
     Recipe,
     loads_models,
+    needs_extra,
     output,
     ray_address,
     takes_agents,
@@ -293,7 +294,11 @@ def expert_command(config_file, out, resume, rounds):
     rounds to rounds.csv and curve.png in --out, the network to policy.pt (play it as
     policy:OUT/policy.pt, or searched as expert:net=OUT/policy.pt).
     """
-    from ..learning import expert
+    with needs_extra("train", "tribune expert"):  # torch, the evaluations' tournaments, the curve
+        import matplotlib  # noqa: F401
+        import torch  # noqa: F401
+
+        from ..learning import expert
 
     saved = Path(out) / expert.CONFIG
     if resume and config_file:
