@@ -81,12 +81,12 @@ class RootSearch:
         words = sampler_words(rng, count * self.worlds).reshape(count, self.worlds, 4)
         leaf = self._fill(batch, roots, seats, candidates, words)
         q = self._values(batch, roots, seats, leaf).mean(axis=1)  # (roots, candidates)
-        sigma = completed_sigma(logits, values, candidates, q, self.worlds)
-        improved = logits + sigma
+        prior = softmax(logits)
+        improved = logits + completed_sigma(logits, prior, values, candidates, q, self.worlds)
         score = np.take_along_axis(improved + noise, np.maximum(candidates, 0), axis=1)
         score[candidates < 0] = -np.inf
         actions = candidates[np.arange(count), score.argmax(axis=1)]
-        return Searched(actions, softmax(improved), softmax(logits), values, candidates, q)
+        return Searched(actions, softmax(improved), prior, values, candidates, q)
 
     def _fill(self, batch, roots, seats, candidates, words) -> Leaves:
         """Every leaf of the roots, in compiled code split over the threads."""
@@ -150,14 +150,13 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def completed_sigma(logits, values, candidates, q, visits: int) -> np.ndarray:
+def completed_sigma(logits, prior, values, candidates, q, visits: int) -> np.ndarray:
     """Gumbel MuZero's sigma of the completed values (mctx's ``qtransform_completed_by_mix_value``):
     the searched moves' values, the others' the mixed value of the root (the network's value
     mixed with the prior-weighted mean of the searched values), rescaled to [0, 1] over the
-    legal moves and weighted by ``(50 + visits) * 0.1``. -inf off the legal moves, as `logits`."""
+    legal moves and weighted by ``(50 + visits) * 0.1``. -inf off the legal moves, as `logits`;
+    `prior` is ``softmax(logits)``."""
     legal = np.isfinite(logits)
-    prior = np.where(legal, np.exp(logits - np.where(legal, logits, -np.inf).max(axis=1, keepdims=True)), 0.0)
-    prior /= prior.sum(axis=1, keepdims=True)
     searched = candidates >= 0
     rows = np.arange(len(logits))[:, None]
     weights = np.where(searched, prior[rows, np.maximum(candidates, 0)], 0.0)

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("torch")
 
 from agents import make_agent  # noqa: E402
-from agents.expert import RootSearch, SearchBatch, completed_sigma  # noqa: E402
+from agents.expert import RootSearch, SearchBatch, completed_sigma, softmax  # noqa: E402
 from agents.policy import Network, load_policy  # noqa: E402
 from training.arena.games import play_game, reset_agents  # noqa: E402
 from training.learning.expert import ExpertConfig, Samples, SelfPlay, run  # noqa: E402
@@ -79,7 +79,7 @@ def test_sigma_ranks_the_searched_moves_by_value_and_gives_the_others_the_mixed_
     logits = np.array([[0.0, 0.0, 0.0, -np.inf]])
     candidates = np.array([[0, 1]])
     q = np.array([[1.0, -1.0]])
-    sigma = completed_sigma(logits, np.array([0.0]), candidates, q, visits=4)
+    sigma = completed_sigma(logits, softmax(logits), np.array([0.0]), candidates, q, visits=4)
     weight = (50 + 4) * 0.1
     assert sigma[0, 0] == pytest.approx(weight)  # the best value, rescaled to 1
     assert sigma[0, 1] == pytest.approx(0.0)  # the worst, rescaled to 0

@@ -182,8 +182,7 @@ class VectorGames:
         """The game in row i, as a :class:`Game` that reads and writes that row (made on first use)."""
         game = self._shells.get(i)
         if game is None:
-            kind = self._kinds[self._kind[i]]
-            game = self._shells[i] = kind.bound_to(self._buffers[i], self._params[i], self.masks[i])
+            game = self._shells[i] = self.kind(i).bound_to(self._buffers[i], self._params[i], self.masks[i])
         return game
 
 
