@@ -12,9 +12,7 @@ loads one only when told the file is trusted (``trust=True``; the spec
 
 A model trained on advised observations (:mod:`tribune_env.envs.advice`) carries its
 advisor's spec (``model.advisor``, saved in the .zip); the agent then builds that
-advisor and gives the network the advised observation, so it needs each seat's view. A
-model trained with a privileged critic (:mod:`training.learning.critic`) acts on the seat's
-observation alone; the hidden segments its critic read are passed as zeros.
+advisor and gives the network the advised observation, so it needs each seat's view.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from pathlib import Path
 import numpy as np
 
 from tribune_env.envs.advice import advise
-from tribune_env.envs.privileged import hidden_size
 from tribune_env.errors import ConfigError, brief
 
 from .base import Agent, choose
@@ -101,25 +98,11 @@ class ModelAgent(Agent):
                     f"it needs each seat's view to ask its advisor"
                 )
             observations = advise(self.advisor, observations, masks, views)
-        observations = _as_trained(policy, observations)
         with torch.no_grad():
             obs, _ = policy.obs_to_tensor(observations)
             distribution = policy.get_distribution(obs, action_masks=masks)
             probs = distribution.distribution.probs.cpu().numpy().astype(np.float64)
         return np.where(masks, probs, 0.0)
-
-
-def _as_trained(policy, observations: np.ndarray) -> np.ndarray:
-    """Observations of the shape the model was trained on: a privileged critic's policy
-    (:mod:`training.learning.critic`) acts on the seat's observation alone, so the hidden
-    segments its critic read are left zero."""
-    seat_size = getattr(policy, "seat_size", None)
-    if seat_size is None:
-        return observations
-    if observations.shape[-1] != seat_size:
-        raise ConfigError(f"observations of {observations.shape[-1]} values; the model plays from a seat's {seat_size}")
-    hidden = policy.observation_space.shape[0] - seat_size
-    return np.pad(observations, [(0, 0)] * (observations.ndim - 1) + [(0, hidden)])
 
 
 def trusted(trust) -> bool:
@@ -177,8 +160,6 @@ def load_model(path):
 
     game = Game(2, seed=0, log=False)
     size = game.obs_layout.size + (game.A.size if advisor else 0)
-    if getattr(model.policy, "seat_size", None) == game.obs_layout.size:  # a privileged critic's
-        size += hidden_size(game.obs_layout)
     if model.observation_space.shape != (size,) or model.action_space.n != game.A.size:
         raise ConfigError(
             f"{shown(path)} was trained on other spaces: observation {model.observation_space.shape}, "

@@ -26,16 +26,13 @@ FORMAT = weights.POLICY
 
 
 def export(model, path) -> None:
-    """Write a MaskablePPO model's network as a policy file at `path` (of a privileged critic's
-    policy, its actor and seat value: :mod:`training.learning.critic`)."""
+    """Write a MaskablePPO model's network as a policy file at `path`."""
     policy = model.policy
     extractor = policy.mlp_extractor
     layers = widths(extractor.policy_net)
     if layers != widths(extractor.value_net):
         raise ConfigError("a policy file holds policy and value towers of the same layers")
-    seat_state = getattr(policy, "seat_state", None)  # a privileged critic's policy keeps its seat value
-    plain = seat_state() if seat_state is not None else policy.state_dict()
-    write(layers, plain, path, getattr(model, "advisor", None) or "")
+    write(layers, policy.state_dict(), path, getattr(model, "advisor", None) or "")
 
 
 def write(layers: list[int], state: dict, path, advisor: str = "") -> None:
@@ -53,14 +50,14 @@ def widths(tower) -> list[int]:
     return [m.out_features for m in tower if hasattr(m, "out_features")]
 
 
-def tower(width: int, layers: list[int], activation=None):
-    """Linear layers of the given widths from `width` inputs, each followed by `activation`
-    (tanh): a tower of MaskablePPO's MlpPolicy."""
+def tower(width: int, layers: list[int]):
+    """Linear layers of the given widths from `width` inputs, each followed by tanh: a tower of
+    MaskablePPO's MlpPolicy."""
     import torch
 
     modules = []
     for size in layers:
-        modules += [torch.nn.Linear(width, size), (activation or torch.nn.Tanh)()]
+        modules += [torch.nn.Linear(width, size), torch.nn.Tanh()]
         width = size
     return torch.nn.Sequential(*modules)
 
@@ -128,14 +125,10 @@ def start_from(model, path) -> None:
         raise ConfigError(
             f"{path} has layers {saved}, the run's network {ours} (net_arch): it needs as many layers, none narrower"
         )
-    seat_state = getattr(model.policy, "seat_state", None)  # a privileged critic's policy
     state = network.modules.state_dict()
     if saved != ours:
-        state = widened(state, seat_state() if seat_state is not None else model.policy.state_dict())
-    if seat_state is not None:
-        model.policy.load_seat_state(state)
-    else:
-        model.policy.load_state_dict(state, strict=True)
+        state = widened(state, model.policy.state_dict())
+    model.policy.load_state_dict(state, strict=True)
 
 
 def widened(saved: dict, fresh: dict) -> dict:

@@ -34,7 +34,7 @@ def pytest_addoption(parser):
 FULL_TIER = {
     "test_frameworks", "test_rllib", "test_ray", "test_openspiel", "test_information_state", "test_web_browser",
     "test_notebooks", "test_numba_modes", "test_docs", "test_examples", "test_training", "test_learner",
-    "test_shards", "test_critic", "test_exploit", "test_expert", "test_extras", "test_packaging",
+    "test_shards", "test_exploit", "test_expert", "test_extras", "test_packaging",
     "test_compile_cache",
 }  # fmt: skip
 

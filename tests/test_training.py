@@ -240,32 +240,27 @@ def test_a_policy_file_starts_no_narrower_or_deeper_network(run, tmp_path, net_a
 
 
 def test_a_run_starts_from_its_policy_file_before_imitating_and_resumes_without_it(run, tmp_path, monkeypatch):
-    """The imitation fine-tunes the file's network, here on the games of a search it guides (at
-    imitation_learning_rate); a resumed run needs only its checkpoint."""
+    """The imitation of the heuristic fine-tunes the file's network (at imitation_learning_rate);
+    a resumed run needs only its checkpoint."""
     import shutil
 
     from training.learning import imitation, selfplay
 
     start = tmp_path / "start.pt"
     shutil.copy(run[0] / "policy.pt", start)
-    teacher = f"guided:net={run[0] / 'policy.pt'},iterations=8"
-    settings = f'init_policy = "{start}"\nimitation_teacher = "{teacher}"\nimitation_learning_rate = 2e-4\n'
-    (tmp_path / "from.toml").write_text(TINY + settings)
-    order, recorded, fitted = [], [], []
-    model, warm_start = selfplay.Trainer._model, selfplay.Trainer.warm_start
-    demonstrations, imitate = imitation.demonstrations, imitation.imitate
+    (tmp_path / "from.toml").write_text(TINY + f'init_policy = "{start}"\nimitation_learning_rate = 2e-4\n')
+    order, fitted = [], []
+    model, warm_start, imitate = selfplay.Trainer._model, selfplay.Trainer.warm_start, imitation.imitate
     monkeypatch.setattr(selfplay.Trainer, "_model", lambda self, env: order.append("start") or model(self, env))
     monkeypatch.setattr(
         selfplay.Trainer, "warm_start", lambda self, *a: order.append("imitate") or warm_start(self, *a)
     )
-    monkeypatch.setattr(imitation, "demonstrations", lambda *a, **k: recorded.append(k) or demonstrations(*a, **k))
     monkeypatch.setattr(imitation, "imitate", lambda *a: fitted.append(a[5]) or imitate(*a))
     command = ["train", "--config", str(tmp_path / "from.toml"), "--out", str(tmp_path / "run"), "--steps", "128"]
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 0, result.output
     assert "the network starts from" in result.output and order == ["start", "imitate"]
-    assert f"2 self-play games of {teacher}" in result.output
-    assert [k["teacher"] for k in recorded] == [teacher] and fitted == [2e-4]
+    assert "recording 2 heuristic self-play games" in result.output and fitted == [2e-4]
     start.unlink()
     resumed = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "run"), "--resume", "--steps", "256"])
     assert resumed.exit_code == 0, resumed.output
@@ -300,44 +295,6 @@ def test_a_run_at_several_table_sizes_plays_each_stage_at_its_size_and_resumes_m
     assert re.search(r"^heuristic +2 +2 ", resumed.output, re.M)  # evaluated at players (TINY's 2), not at a stage's
     changed = CliRunner().invoke(main, ["train", "--out", out, "--resume", "--table-sizes", "4,3"])
     assert changed.exit_code != 0 and "cannot change table_sizes ('3,4' -> '4,3')" in changed.output
-
-
-def test_a_run_with_a_privileged_critic_imitates_plays_its_snapshots_and_ships_a_seat_policy(tmp_path):
-    """critic = 'privileged': the imitation warm start, PPO on privileged observations with the seat
-    value fitted after each update, a snapshot opponent fed seat observations, evaluations; the
-    policy file plays from the seat's observation; the run resumes, and cannot change its critic."""
-    import torch
-
-    from agents.policy import PolicyAgent
-    from training.learning.critic import PrivilegedCriticPolicy
-
-    (tmp_path / "privileged.toml").write_text(TINY + 'critic = "privileged"\n')
-    out = tmp_path / "run"
-    result = CliRunner().invoke(
-        main,
-        ["train", "--config", str(tmp_path / "privileged.toml"), "--out", str(out), "--steps", "384"]
-        + ["--baselines", "random=0.001"],
-    )  # the snapshot plays
-    assert result.exit_code == 0, result.output
-    assert (out / "snapshots" / "step_256.zip").exists() and len(rows(out / "evaluations.csv")) == 4
-    losses = [float(r["train/seat_value_loss"]) for r in rows(out / "progress.csv") if r["train/seat_value_loss"]]
-    assert losses and all(np.isfinite(losses))
-    model = make_agent(f"model:{out / 'model.zip'},trust=true").model
-    assert isinstance(model.policy, PrivilegedCriticPolicy)
-    game, agent = Game(2, seed=4, log=False), PolicyAgent(path=str(out / "policy.pt"))
-    saved = torch.load(out / "policy.pt", weights_only=True)["state"]
-    assert {saved[f"mlp_extractor.{tower}.0.weight"].shape[1] for tower in ("policy_net", "value_net")} == {
-        game.obs_layout.size
-    }
-    while not game.is_over:
-        action = agent.act(game.observe(game.current_player), game.legal_mask())
-        assert game.legal_mask()[action]
-        game.step(action)
-    resumed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "512"])
-    assert resumed.exit_code == 0, resumed.output
-    assert isinstance(make_agent(f"model:{out / 'model.zip'},trust=true").model.policy, PrivilegedCriticPolicy)
-    changed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--critic", "seat"])
-    assert changed.exit_code != 0 and "cannot change critic ('privileged' -> 'seat')" in changed.output
 
 
 def test_a_new_run_from_a_missing_policy_file_is_refused_before_writing(tmp_path):
@@ -556,12 +513,7 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
             "init_policy starts a MaskablePPO network without advice",
         ),
         (f"init_policy = '{POLICIES[4]}'\nadvisor = 'heuristic'", "init_policy starts a MaskablePPO network"),
-        ("imitation_games = 5\nimitation_teacher = 'policy:missing.pt'", "'policy:missing.pt' names no file"),
-        ("imitation_games = 5\nimitation_teacher = 'guided'", "guided needs net=PATH.pt"),
         ("imitation_learning_rate = 0", "imitation_learning_rate must be above 0 up to 1, got 0"),
-        ("critic = 'oracle'", "critic must be one of ('seat', 'privileged'), got 'oracle'"),
-        ("critic = 'privileged'\nbackend = 'rllib'", "a privileged critic is MaskablePPO's, without advice"),
-        ("critic = 'privileged'\nadvisor = 'heuristic'", "a privileged critic is MaskablePPO's, without advice"),
     ],
 )
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):
@@ -661,15 +613,6 @@ def test_imitation_loss_is_maskableppo_own_log_likelihood():
         distribution = model.policy.get_distribution(tensors["observations"], action_masks=data.masks)
         expected = -distribution.log_prob(tensors["actions"]).mean().item()
     assert parts["policy_loss"] == expected
-
-
-def test_demonstrations_record_the_teachers_own_choices():
-    """With a policy file as the teacher, every recorded move is that network's most probable one."""
-    from agents.policy import PolicyAgent
-
-    data = demonstrations(2, players=3, reward="rank", seed=4, teacher=f"policy:{POLICIES[3]}")
-    probabilities = PolicyAgent(path=POLICIES[3]).probabilities(data.observations, data.masks)
-    assert len(data) > 100 and np.array_equal(probabilities.argmax(axis=1), data.actions)
 
 
 def test_demonstrations_do_not_depend_on_the_number_of_workers():

@@ -310,48 +310,6 @@ def test_an_advisor_appends_its_move_for_the_learner_to_each_observation():
     assert finished > 0
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_privileged_observations_append_what_each_other_seat_alone_sees(players):
-    """The seat's observation, then for each other seat clockwise (padded to 5) its hand, its
-    face-down pairs, its bid and the Catacombs pile it examined: as that seat observes them."""
-    from tribune_env.envs.privileged import HIDDEN, hidden_size
-
-    plain = VectorEnv(num_envs=3, num_players=players, seed=6)
-    privileged = VectorEnv(num_envs=3, num_players=players, seed=6, privileged=True)
-    layout = plain.games.obs_layout
-    size, width = layout.size, hidden_size(layout) // (MAX_PLAYERS - 1)
-    assert privileged.observation_space.shape == (size + hidden_size(layout),)
-    obs, base = privileged.reset(), plain.reset()
-    rng, finished, seen = np.random.default_rng(players), 0, 0
-    for _ in range(250):
-        assert np.array_equal(obs[:, :size], base)
-        for i, game in enumerate(privileged.games.games):
-            learner = int(privileged._learner[i])
-            assert game.current_player == learner  # the observation is the learner's
-            for offset in range(1, MAX_PLAYERS):
-                part = obs[i, size + (offset - 1) * width : size + offset * width]
-                if offset >= players:
-                    assert not part.any()
-                    continue
-                theirs = game.observe((learner + offset) % players)
-                assert np.array_equal(part, np.concatenate([theirs[layout.slices[name]] for name in HIDDEN]))
-                seen += int(part.any())
-        actions = random_legal(privileged.action_masks(), rng)
-        obs, _, dones, infos = privileged.step(actions)
-        base, _, _, plain_infos = plain.step(actions)
-        for i in np.flatnonzero(dones):
-            last = infos[i]["terminal_observation"]
-            assert last.shape == privileged.observation_space.shape
-            assert np.array_equal(last[:size], plain_infos[i]["terminal_observation"])
-            finished += 1
-    assert seen > 0 and finished > 0
-
-
-def test_observations_are_advised_or_privileged_not_both():
-    with pytest.raises(ConfigError, match="advised or privileged, not both"):
-        VectorEnv(num_envs=1, num_players=2, advisor=LastLegal(), privileged=True)
-
-
 @pytest.mark.parametrize("dtype", [np.uint64, np.uint32, np.uint8])
 def test_an_unsigned_action_past_the_space_is_named_not_wrapped(dtype):
     """2**64-1 as uint64 is not -1 (a game sitting out): it is an illegal action, named."""

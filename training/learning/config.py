@@ -26,7 +26,6 @@ MAX_ROLLOUT = 65_536  # n_steps x num_envs: the rollout is held in memory, about
 MAX_LAYERS, MAX_WIDTH = 4, 512
 MAX_STEPS = 10**10
 BACKENDS = ("sb3", "rllib")  # stable-baselines3's MaskablePPO on this machine; RLlib's PPO on Ray
-CRITICS = ("seat", "privileged")  # what the critic reads: the seat's observation, or every hidden segment too
 
 
 @dataclass(frozen=True)
@@ -72,15 +71,11 @@ class TrainConfig:
     snapshot_weight: float = setting(1.0, "Pool weight of each snapshot.", Range(0, 10**6, above=True))
     imitation_games: int = setting(
         0,
-        "Self-play games of imitation_teacher whose decisions the network imitates before PPO "
+        "Heuristic self-play games whose decisions the network imitates before PPO "
         "(0: none; their decisions are held in memory, about 1 MB a 2-player game).",
         Range(0, 10_000),
     )
     imitation_epochs: int = setting(6, "Passes over the imitation data.", Range(1, 1000))
-    imitation_teacher: str = setting(
-        "heuristic",
-        "Agent spec playing every seat of the imitation games, e.g. heuristic, ismcts or guided:net=PATH.pt.",
-    )
     imitation_learning_rate: float = setting(
         1e-3, "Adam's step size while imitating (lower to fine-tune an init_policy).", Range(0, 1, above=True)
     )
@@ -100,11 +95,6 @@ class TrainConfig:
         "('': players only). Evaluations stay at players.",
     )
     stage_steps: int = setting(400_000, "Decisions at each size of table_sizes before the next.", Range(1, MAX_STEPS))
-    critic: str = setting(
-        "seat",
-        "What PPO's critic reads: seat (the learner's observation, as the actor) or privileged (also the other "
-        "seats' hidden segments, in training only; the policy still plays from its observation).",
-    )
     eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
     eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
     eval_opponents: str = setting(
@@ -149,12 +139,6 @@ class TrainConfig:
                 "bad training config: init_policy starts a MaskablePPO network without advice "
                 "(backend = 'sb3', advisor = '')"
             )
-        if self.critic not in CRITICS:
-            raise ConfigError(f"bad training config: critic must be one of {CRITICS}, got {self.critic!r}")
-        if self.critic == "privileged" and (self.backend == "rllib" or self.advisor):
-            raise ConfigError(
-                "bad training config: a privileged critic is MaskablePPO's, without advice (backend = 'sb3', advisor = '')"
-            )
         if self.backend == "rllib" and self.table_sizes:
             raise ConfigError("bad training config: the rllib backend trains at one table size (table_sizes = '')")
         if self.n_steps * self.num_envs > MAX_ROLLOUT:
@@ -168,9 +152,7 @@ class TrainConfig:
 
         # every agent is checked now, before a run writes anything: built (its options checked by
         # the agent itself), or, for an agent in a file, the file found (its contents when loaded)
-        named = [self.imitation_teacher] if self.imitation_games else []
-        named += [self.advisor] if self.advisor else []
-        for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + named:
+        for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + ([self.advisor] if self.advisor else []):
             name, options = parse_spec(spec)
             if name not in FILE_AGENTS:
                 make_agent(spec)

@@ -1,15 +1,12 @@
-"""A warm start for self-play: the network first imitates a teacher, the heuristic agent by default.
+"""A warm start for self-play: the network first imitates the heuristic agent.
 
 A game's only reward comes at its end, and a network playing at random almost never beats
 the heuristic, so PPO from scratch gets no signal against it. Imitation gives a start
-near the teacher's level: the teacher's self-play games are recorded (every decision's
+near the heuristic's level: heuristic self-play games are recorded (every decision's
 observation, mask and choice, and the final reward of the seat that chose), then the
 policy is fitted to the choices (masked cross-entropy) and the value head to the final
-rewards. PPO takes over from there. A search guided by the network itself
-(``guided:net=...``) as the teacher makes imitation a step of expert iteration, the network
-learning the moves its search would make; at 4 players that made it weaker
-(docs/training.md). With an advisor
-(:mod:`tribune_env.envs.advice`) the recorded observations are advised, as the learner's will be.
+rewards. PPO takes over from there. With an advisor (:mod:`tribune_env.envs.advice`) the
+recorded observations are advised, as the learner's will be.
 """
 
 from __future__ import annotations
@@ -38,12 +35,13 @@ class Demonstrations:
 
 
 def _play(job: tuple) -> tuple:
-    """The teacher's self-play games `first`..`first + count - 1`, each seeded from `seed` and its
-    number. The agents are built once (a file agent reads its file once) and reset for each game."""
+    """Heuristic self-play games `first`..`first + count - 1`, each seeded from `seed` and its
+    number. The agents are built once (an advisor in a file reads its file once) and reset for each game."""
     from agents import make_agent
+    from agents.heuristic import HeuristicAgent
 
-    seed, first, count, players, reward, advisor, teacher = job
-    agents = [make_agent(teacher) for _ in range(players)]
+    seed, first, count, players, reward, advisor = job
+    agents = [HeuristicAgent() for _ in range(players)]
     advisors = [make_agent(advisor) for _ in range(players)] if advisor else []
     observations, masks, actions, returns = [], [], [], []
     for number in range(first, first + count):
@@ -71,24 +69,14 @@ def _play(job: tuple) -> tuple:
 
 
 def demonstrations(
-    games: int,
-    players: int,
-    reward: str,
-    seed: int,
-    workers: int = 1,
-    progress=None,
-    advisor: str = "",
-    teacher: str = "heuristic",
+    games: int, players: int, reward: str, seed: int, workers: int = 1, progress=None, advisor: str = ""
 ) -> Demonstrations:
-    """Record `games` self-play games of the `teacher` agent spec in every seat; the same
-    arguments give the same data, whatever `workers`.
+    """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`.
 
     With an `advisor` spec the observations are advised by that agent.
     """
     chunk = max(1, min(25, -(-games // (4 * workers))))  # games are seeded by number: any split gives the same data
-    jobs = [
-        (seed, first, min(chunk, games - first), players, reward, advisor, teacher) for first in range(0, games, chunk)
-    ]
+    jobs = [(seed, first, min(chunk, games - first), players, reward, advisor) for first in range(0, games, chunk)]
     parts = list(_advance(parallel_map(_play, jobs, workers), jobs, progress))
     return Demonstrations(
         np.array([o for p in parts for o in p[0]], dtype=np.float32),
@@ -146,14 +134,11 @@ def imitate(
 
 
 def sb3_outputs(policy):
-    """``outputs`` for :func:`imitate` of a MaskablePPO policy (of a privileged critic's, its seat
-    value: the demonstrations hold the seat's observations only)."""
-    seat_values = getattr(policy, "seat_values", None)
+    """``outputs`` for :func:`imitate` of a MaskablePPO policy."""
 
     def outputs(observations, masks):
         distribution = policy.get_distribution(observations, action_masks=masks)  # its logits are normalised
-        values = seat_values(observations) if seat_values else policy.predict_values(observations).flatten()
-        return distribution.distribution.logits, values
+        return distribution.distribution.logits, policy.predict_values(observations).flatten()
 
     return outputs
 

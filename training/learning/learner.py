@@ -24,18 +24,7 @@ from .shards import ShardedVectorEnv
 
 
 class Learner(MaskablePPO):
-    """MaskablePPO with pipelined rollouts on a :class:`~.shards.ShardedVectorEnv` (same files, same update).
-
-    With a privileged critic (:class:`~.critic.PrivilegedCriticPolicy`) each update is followed
-    by the fit of the seat value to the same rollout.
-    """
-
-    def train(self) -> None:
-        super().train()
-        fit = getattr(self.policy, "fit_seat_value", None)
-        if fit is not None:
-            loss = fit(self.rollout_buffer, self.n_epochs, self.batch_size, self.max_grad_norm)
-            self.logger.record("train/seat_value_loss", loss)
+    """MaskablePPO with pipelined rollouts on a :class:`~.shards.ShardedVectorEnv` (same files, same update)."""
 
     def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps: int, use_masking: bool = True) -> bool:
         if not isinstance(env, ShardedVectorEnv) or not use_masking:

@@ -85,7 +85,6 @@ KEPT_ON_RESUME = (
     "table_sizes",
     "stage_steps",
     "net_arch",
-    "critic",
     "seed",
     "reward",
     "eval_opponents",
@@ -221,28 +220,19 @@ class Run:
                         append_csv(path, {k: int(v) if k in ("steps", "games") else v for k, v in row.items()})
 
     def warm_start(self, network, outputs) -> None:
-        """Imitation before PPO (``imitation_games``, ``imitation_epochs``, ``imitation_teacher``,
+        """Imitation of the heuristic before PPO (``imitation_games``, ``imitation_epochs``,
         ``imitation_learning_rate``): the same for every backend.
 
-        Records the teacher's self-play games on this machine's processes, then fits
+        Records the heuristic's self-play games on this machine's processes, then fits
         `network` (``outputs`` as :func:`.imitation.imitate` takes it); the epochs go to
         ``imitation.csv``.
         """
         c = self.config
         workers = self.workers()
-        self.echo(
-            f"imitation: recording {c.imitation_games} self-play games of {c.imitation_teacher} on {workers} processes"
-        )
+        self.echo(f"imitation: recording {c.imitation_games} heuristic self-play games on {workers} processes")
         with self.bar(c.imitation_games, "games") as bar:
             data = imitation.demonstrations(
-                c.imitation_games,
-                c.players,
-                c.reward,
-                c.seed,
-                workers,
-                bar.update,
-                advisor=c.advisor,
-                teacher=c.imitation_teacher,
+                c.imitation_games, c.players, c.reward, c.seed, workers, bar.update, advisor=c.advisor
             )
         self.echo(f"imitation: {len(data)} decisions; fitting the network for {c.imitation_epochs} epochs")
         with self.bar(c.imitation_epochs, "epochs") as bar:
@@ -255,7 +245,7 @@ class Run:
             history = imitation.imitate(
                 network, outputs, data, c.imitation_epochs, c.batch_size, c.imitation_learning_rate, c.seed, epoch_done
             )
-        self.echo(f"imitation: held-out accuracy {history[-1]['accuracy']:.3f} (the teacher's own choice)")
+        self.echo(f"imitation: held-out accuracy {history[-1]['accuracy']:.3f} (the heuristic's own choice)")
 
     def workers(self) -> int:
         return self.config.workers or os.cpu_count() or 1

@@ -87,15 +87,15 @@ class Trainer(Run):
             check_model_file(self.files.checkpoint)
             return Learner.load(self.files.checkpoint, env=env, device="cpu", custom_objects=settings)
         layers = c.layers()
-        policy, policy_kwargs = "MlpPolicy", {"net_arch": {"pi": layers, "vf": layers}}
-        if c.critic == "privileged":
-            from tribune_env import Game
-
-            from .critic import PrivilegedCriticPolicy
-
-            policy = PrivilegedCriticPolicy
-            policy_kwargs["seat_size"] = Game(c.players, seed=0, log=False).obs_layout.size  # the actor's input
-        model = Learner(policy, env, **settings, seed=c.seed, device="cpu", verbose=0, policy_kwargs=policy_kwargs)
+        model = Learner(
+            "MlpPolicy",
+            env,
+            **settings,
+            seed=c.seed,
+            device="cpu",
+            verbose=0,
+            policy_kwargs={"net_arch": {"pi": layers, "vf": layers}},
+        )
         model.advisor = c.advisor or None  # saved with the model: ModelAgent asks the same advisor
         if c.init_policy:
             from agents.policy import start_from
@@ -161,7 +161,6 @@ class Trainer(Run):
             "reward": c.reward,
             "seed": seed,
             "advisor": self._advisor(seed),
-            "privileged": c.critic == "privileged",
         }
         return VectorEnv(**settings) if shards == 1 else ShardedVectorEnv(shards=shards, **settings)
 
@@ -176,8 +175,6 @@ class Trainer(Run):
             make_agent(spec)  # a bad evaluation opponent stops the run now, not hours in
         if not start and c.imitation_games:
             self.warm_start(model.policy, imitation.sb3_outputs(model.policy))
-            if hasattr(model.policy, "critic_from_seat_value"):
-                model.policy.critic_from_seat_value()
         model.set_logger(self._logger())
 
     # ----------------------------------------------------------------- events

@@ -159,7 +159,7 @@ class RLlibTrainer(Run):
             self.algorithm.stop()
 
     def _warm_start(self) -> None:
-        """Imitation of the teacher, as the other trainer's (:meth:`Run.warm_start`), then
+        """Imitation of the heuristic, as the other trainer's (:meth:`Run.warm_start`), then
         ``main``'s weights on the learner and the env runners."""
         import torch
 

@@ -16,5 +16,5 @@ def observation_space(layout) -> spaces.Box:
 
 
 def extended_space(space: spaces.Box, size: int) -> spaces.Box:
-    """`space` with `size` more values (counts or flags) appended: advised and privileged observations."""
+    """`space` with `size` more values (counts or flags) appended: advised observations."""
     return spaces.Box(0.0, np.inf, (space.shape[0] + size,), np.float32)

@@ -7,9 +7,7 @@ decides for all its games in one call) until each game waits on its learner agai
 returns batched observations, rewards and dones. A game that ends is replaced at once
 (automatic reset); its last observation is in ``infos[i]["terminal_observation"]``, with
 ``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit. With an
-``advisor`` the learner's observations are advised (:mod:`tribune_env.envs.advice`); with
-``privileged=True`` they carry the other seats' hidden segments for a critic in training
-(:mod:`tribune_env.envs.privileged`).
+``advisor`` the learner's observations are advised (:mod:`tribune_env.envs.advice`).
 
 With stable-baselines3 installed this class *is* an SB3 ``VecEnv``, so SB3 and
 sb3-contrib's MaskablePPO take it as it is; ``action_masks()`` gives the (N, actions)
@@ -28,7 +26,6 @@ from ..state import Status
 from .advice import advise, advised_space
 from .observation_space import observation_space
 from .opponents import LearnerSeats, Lineup
-from .privileged import privilege, privileged_space
 from .vector_games import VectorGames
 
 try:
@@ -43,8 +40,7 @@ class VectorEnv(_Base):
     Parameters as :class:`~tribune_env.envs.single.SingleAgentEnv` (``num_players``,
     ``opponents``, ``learner_seat``, ``reward``, game configuration), plus ``num_envs`` and
     ``seed``, ``advisor``: an agent whose move for the learner is appended to each of the
-    learner's observations (see :mod:`tribune_env.envs.advice`), and ``privileged``: append
-    the other seats' hidden segments instead, for a critic (:mod:`tribune_env.envs.privileged`). An
+    learner's observations (see :mod:`tribune_env.envs.advice`). An
     :class:`~tribune_env.envs.opponents.OpponentPool` is drawn from anew for each game.
     With ``learner_seat="rotate"`` game slot i starts at seat i mod n, so the
     learners are spread over the seats at every moment. A policy object serves all games
@@ -60,22 +56,17 @@ class VectorEnv(_Base):
         reward: str = "win",
         seed=None,
         advisor=None,
-        privileged: bool = False,
         **config,
     ):
-        if advisor is not None and privileged:
-            raise ConfigError("a VectorEnv's observations are advised or privileged, not both")
         self.games = VectorGames(num_envs, seed=seed, reward=reward, num_players=num_players, **config)
         self.num_players = n = self.games.num_players
         self._rng = np.random.default_rng(seed)
         self._seats = [LearnerSeats(learner_seat, n, first=i) for i in range(num_envs)]
         self.set_opponents(opponents)
-        self.advisor, self.privileged = advisor, bool(privileged)
+        self.advisor = advisor
         space = observation_space(self.games.obs_layout)
         if advisor is not None:
             space = advised_space(space, self.games.action_size)
-        if self.privileged:
-            space = privileged_space(space, self.games.obs_layout)
         self._init_spaces(num_envs, space, spaces.Discrete(self.games.action_size))
         self._seeds = [None] * num_envs
         self._learner = np.zeros(num_envs, dtype=np.int64)
@@ -191,10 +182,8 @@ class VectorEnv(_Base):
 
     # ----------------------------------------------------------------- the games
     def _observations(self) -> np.ndarray:
-        """Every learner's observation now (each game waits on its learner), advised or privileged if asked."""
+        """Every learner's observation now (each game waits on its learner), advised if asked."""
         g = self.games
-        if self.privileged:
-            return privilege(g.observations, g.games, self._learner)
         if self.advisor is None:
             return g.observations.copy()
         return advise(self.advisor, g.observations, self.action_masks(), self._views(range(self.num_envs)))
@@ -248,8 +237,6 @@ class VectorEnv(_Base):
             last = game.observe(learner)[None]
             if self.advisor is not None:  # a finished game: no legal move, no advice
                 last = advise(self.advisor, last, np.zeros((1, self.games.action_size), dtype=bool), [None])
-            if self.privileged:
-                last = privilege(last, [game], [learner])
             infos[i] = {
                 "terminal_observation": last[0],
                 "TimeLimit.truncated": int(ended[i]) == Status.TRUNCATED,
