@@ -9,11 +9,9 @@ from matplotlib.figure import (
 from ..arena.plots import win_bars
 
 
-def learning_curve(files, config) -> None:
-    """Write the run's learning curve: evaluation win rates (95% bands) and the self-play win rate."""
-    from .runs import read_csv
-
-    evaluations, training = read_csv(files.evaluations), read_csv(files.training)
+def learning_curve(evaluations: list[dict], training: list[dict], config, path) -> None:
+    """Write the run's learning curve at `path`: evaluation win rates (95% bands) and the self-play
+    win rate, from the rows of its evaluation and training logs."""
     fig = Figure(figsize=(8, 4.5), layout="constrained")
     ax = fig.subplots()
     for opponent in dict.fromkeys(r["opponent"] for r in evaluations):
@@ -38,7 +36,7 @@ def learning_curve(files, config) -> None:
         ylim=(0, 1),
     )
     ax.legend(loc="best", fontsize="small")
-    fig.savefig(files.curve, dpi=120)
+    fig.savefig(path, dpi=120)
 
 
 def evaluation(rows: list, path) -> None:

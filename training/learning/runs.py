@@ -330,6 +330,7 @@ class Run:
         """The run's end: the learning curve drawn, and what the command prints."""
         from .figures import learning_curve
 
-        learning_curve(self.files, self.config)
+        files = self.files
+        learning_curve(read_csv(files.evaluations), read_csv(files.training), self.config, files.curve)
         rows = self.final_evaluation()
         return {"steps": self.state["steps"], "rows": rows, "files": self.files, "state": self.state}
