@@ -1,6 +1,7 @@
 """The package's metadata: an SPDX licence with its file, the Python versions it supports,
-the entry point that lets the environments build agents from their specs, and (slow, from
-the package index) a dependency resolution on the oldest and newest supported Python."""
+the entry point that lets the environments build agents from their specs, the networks it
+ships, and (slow, from the package index) a dependency resolution on the oldest and newest
+supported Python."""
 
 import json
 import os
@@ -19,15 +20,16 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 SUPPORTED = ["3.10", "3.11", "3.12", "3.13"]
 
 
-def built_metadata(tmp_path: Path) -> str:
-    """PKG-INFO as setuptools writes it for this pyproject.toml (into tmp_path, not the tree)."""
+def built_metadata(tmp_path: Path, name: str = "PKG-INFO") -> str:
+    """PKG-INFO (or another file of the egg-info) as setuptools writes it for this pyproject.toml
+    (into tmp_path, not the tree)."""
     subprocess.run(
         [sys.executable, "-c", "import setuptools; setuptools.setup()", "-q", "egg_info", "--egg-base", str(tmp_path)],
         cwd=ROOT,
         check=True,
         capture_output=True,
     )
-    return (tmp_path / "tribune.egg-info" / "PKG-INFO").read_text()
+    return (tmp_path / "tribune.egg-info" / name).read_text()
 
 
 def test_the_licence_is_an_spdx_expression_with_its_file(tmp_path):
@@ -35,6 +37,14 @@ def test_the_licence_is_an_spdx_expression_with_its_file(tmp_path):
     assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert not [c for c in PROJECT["classifiers"] if c.startswith("License ::")]  # the expression replaces them
+
+
+def test_the_package_ships_the_networks_that_play_and_not_their_lineage(tmp_path):
+    from agents.trained import POLICIES, SHIPPED
+
+    sources = built_metadata(tmp_path, "SOURCES.txt").splitlines()
+    shipped = {line for line in sources if line.startswith("agents/trained/") and not line.endswith(".py")}
+    assert shipped == {f"agents/trained/{path.name}" for path in [SHIPPED, *POLICIES.values()]}
 
 
 def test_the_classifiers_name_the_supported_pythons():
