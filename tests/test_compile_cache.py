@@ -39,3 +39,30 @@ def test_an_agents_edit_changes_the_agents_key_only_and_an_engine_edit_both(tmp_
     with open(tmp_path / "tribune_env" / "core" / "dispatch.py", "a") as f:
         f.write("# an edit\n")
     assert all(new != old for new, old in zip(keys(tmp_path, tmp_path / "cache"), (edited_engine, edited_agents)))
+
+
+PROBE = """
+from tribune_env.jit import Compiler
+
+twice = Compiler("probe", "key").entry(lambda x: 2 * x)
+twice(3)
+print(sum(twice.stats.cache_hits.values()), sum(twice.stats.cache_misses.values()))
+"""
+
+
+def compiled_in(root: Path, cache: Path) -> tuple[int, int]:
+    """(cache hits, cache misses) of a function the project under `root` compiles, caching in `cache`."""
+    result = subprocess.run([sys.executable, "probe.py"], capture_output=True, text=True, cwd=root, timeout=600,
+                            env={**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache)})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    hits, misses = result.stdout.split()
+    return int(hits), int(misses)
+
+
+def test_clones_of_the_same_sources_share_one_cache_wherever_they_lie(tmp_path):
+    clones = [tmp_path / "one", tmp_path / "elsewhere" / "two"]
+    for clone in clones:
+        shutil.copytree(ROOT / "tribune_env", clone / "tribune_env", ignore=shutil.ignore_patterns("__pycache__"))
+        (clone / "probe.py").write_text(PROBE)
+    assert compiled_in(clones[0], tmp_path / "cache") == (0, 1)  # compiled and cached
+    assert compiled_in(clones[1], tmp_path / "cache") == (1, 0)  # the other clone's compiled code

@@ -19,7 +19,10 @@ package therefore caches in a directory of its own, named by a hash of its compi
 sources and of the keys of the compiled packages it calls: the engine's own files here,
 the agents' files and the engine's key in :mod:`agents.compiled` (the heuristic runs on
 the engine's state inside a search's rollouts). Any change there compiles afresh, and a
-change to an agent leaves the engine's cache as it is. Compiled with numba's public API
+change to an agent leaves the engine's cache as it is. Inside that directory a module's
+functions cache under the module's path in the project (:class:`ProjectLocator`), not
+under a hash of its absolute path as numba would have it, so clones and installs of the
+same sources share one cache and a fresh clone does not compile again. Compiled with numba's public API
 alone, a package caches apart (``engine-public-...``): numba's internals leave objects in
 the cache that ``numba.njit`` cannot load.
 
@@ -34,6 +37,7 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core.caching import CacheImpl, UserProvidedCacheLocator
 from numba.extending import intrinsic as numba_intrinsic
 
 from . import internals
@@ -41,6 +45,7 @@ from . import internals
 if internals.ON:
     from .linking import dispatcher
 
+ROOT = Path(__file__).resolve().parent.parent  # holds the compiled packages
 OPTIONS = dict(nogil=True, boundscheck=True)  # an index outside its array raises, whatever a state holds
 ENGINE_SOURCES = (
     "jit.py",
@@ -79,14 +84,37 @@ class Compiler:
 
         def decorate(function):
             saved, numba.config.CACHE_DIR = numba.config.CACHE_DIR, self.directory  # read when the cache is made
+            ProjectLocator.directory = self.directory
             try:
                 if internals.ON:
                     return dispatcher(function, options, compiled_only)
                 return numba.njit(cache=True, **options)(function)
             finally:
-                numba.config.CACHE_DIR = saved
+                numba.config.CACHE_DIR, ProjectLocator.directory = saved, None
 
         return decorate
+
+
+class ProjectLocator(UserProvidedCacheLocator):
+    """Numba's cache locator for the functions a :class:`Compiler` decorates (while it does,
+    `directory` is its package's): the module's directory in the project, under the package's.
+    Numba stamps each source file by its content, so nothing in the cache depends on where the
+    project lies."""
+
+    directory: str | None = None
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(self.directory, *Path(py_file).resolve().parent.relative_to(ROOT).parts)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if cls.directory is None or not Path(py_file).resolve().is_relative_to(ROOT):
+            return None  # numba's own locators place it
+        return super().from_function(py_func, py_file)
+
+
+CacheImpl._locator_classes.insert(0, ProjectLocator)
 
 
 def intrinsic(python):
