@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from tqdm import tqdm
 
 from agents import REGISTRY as agent_registry
 from agents import locate, make_agent
 from tribune_env import ConfigError, Game, IllegalActionError, saving
 
 from ..bounds import MAX_GAMES
+from ..progress import progress
 from .games import derive_seed, ending, play_game, reset_agents
 from .processes import parallel_map
 from .stats import ratings, wilson
@@ -141,7 +141,7 @@ def run(
         played = parallel_map(play, jobs, min(workers or os.cpu_count() or 1, total), *start)
     _fresh_agents()
     results = []
-    for result in tqdm(played, total=total, unit="game", disable=None):
+    for result in progress(played, total=total, unit="game"):
         if on_record is not None:
             on_record(result.pop("record"))
         if nodes:  # where the game was played, like its timing not a function of the seed

@@ -286,9 +286,10 @@ def new_network(config: ExpertConfig):
 def run(config: ExpertConfig, out, resume: bool = False, echo=print) -> list[dict]:
     """Run (or, with `resume`, go on with) the rounds of `config` in the directory `out`; the rows of ``rounds.csv``."""
     import torch
-    from tqdm import tqdm
 
     from agents.expert import RootSearch
+
+    from ..progress import progress
 
     out = Path(out)
     network = new_network(config)
@@ -313,8 +314,7 @@ def run(config: ExpertConfig, out, resume: bool = False, echo=print) -> list[dic
     try:
         for number in range(done + 1, config.rounds + 1):
             samples = Samples(config.decisions, play.games.obs_layout.size, play.games.action_size)
-            with tqdm(total=config.decisions, desc=f"round {number}/{config.rounds}", unit="decision",
-                      mininterval=30, disable=False) as bar:  # fmt: skip
+            with progress(total=config.decisions, desc=f"round {number}/{config.rounds}", unit="decision") as bar:
                 play.play(samples, config.decisions, bar.update)
             searched, play.searched = play.searched.figures() | play.finished.figures(), Improvement()
             play.finished = Finished()

@@ -251,11 +251,9 @@ class Run:
         return self.config.workers or os.cpu_count() or 1
 
     def bar(self, total: int, unit: str, initial: int = 0):
-        from tqdm import tqdm
+        from ..progress import progress
 
-        return tqdm(
-            total=total, initial=initial, unit=unit, disable=None if self.show_progress else True, dynamic_ncols=True
-        )
+        return progress(total=total, initial=initial, unit=unit, show=self.show_progress)
 
     def save_state(self, steps: int) -> None:
         """Write state.json after the trainer saved its checkpoint at `steps` (a crash between the two loses one interval)."""

@@ -156,14 +156,14 @@ def run(
     progress: bool = True,
 ) -> list[Result]:
     """Interleaved repeats of every environment; one Result per environment."""
-    from tqdm import tqdm
+    from ..progress import progress as bar_of
 
     rng = np.random.default_rng(seed)
     table = runners(num_players, num_envs)
     for runner in table.values():  # load (or compile) everything before timing
         runner(0.0, rng)
     rates = {name: [] for name in table}
-    with tqdm(total=repeats * len(table), desc="bench", unit="run", disable=not progress) as bar:
+    with bar_of(total=repeats * len(table), desc="bench", unit="run", show=progress) as bar:
         for _ in range(repeats):
             for name, runner in table.items():
                 bar.set_postfix_str(name)

@@ -13,7 +13,6 @@ and the invariant; :func:`replay` plays that game again in Python.
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -165,7 +164,7 @@ def _one_by_one(seeds: range, shares: Shares) -> Played:
 
 def run(games: int, first_seed: int = 0, shares: Shares = Shares(), workers: int = 2, progress: bool = True) -> Tally:
     """Play `games` games of seeds from `first_seed` on, in `workers` threads; what they found."""
-    from tqdm import tqdm
+    from ..progress import progress as bar_of
 
     native.ready()
     play(range(first_seed, first_seed + 1), shares)  # compile (or load) before the clock starts
@@ -173,11 +172,7 @@ def run(games: int, first_seed: int = 0, shares: Shares = Shares(), workers: int
     batches = [range(start, min(start + BATCH, end)) for start in range(first_seed, end, BATCH)]
     tally = Tally(first_seed, shares, workers)
     clock, processor = time.perf_counter(), time.process_time()
-    tty = sys.stderr.isatty()  # to a file: a line every half minute, not a redrawn bar
-    with (
-        ThreadPoolExecutor(workers) as pool,
-        tqdm(total=games, unit="game", disable=not progress, mininterval=0.5 if tty else 30, ascii=not tty) as bar,
-    ):
+    with ThreadPoolExecutor(workers) as pool, bar_of(total=games, unit="game", show=progress) as bar:
         for played in pool.map(lambda seeds: play(seeds, shares), batches):
             tally.add(played)
             bar.update(len(played.seeds))

@@ -1,0 +1,52 @@
+"""Progress bars that speak wherever the output goes.
+
+On a terminal a bar is redrawn twice a second. Into a file or a pipe (a log) it writes a
+plain line every 30 seconds, so a long run written to a file says how far it is. Into a
+buffer with no file behind it (click's test runner, a notebook's capture) it stays silent.
+"""
+
+from __future__ import annotations
+
+import sys
+
+LOG_INTERVAL = 30.0  # seconds between a log's progress lines
+
+
+def progress(iterable=None, *, show: bool = True, **options):
+    """A tqdm bar over `iterable` (or updated by hand) on standard error, as the module says."""
+    from tqdm import tqdm
+
+    stream = sys.stderr
+    tty = stream.isatty()
+    return tqdm(
+        iterable,
+        file=stream if tty else _Lines(stream),
+        disable=not (show and (tty or _has_file(stream))),
+        mininterval=0.5 if tty else LOG_INTERVAL,
+        ascii=not tty,
+        dynamic_ncols=tty,
+        **options,
+    )
+
+
+def _has_file(stream) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
+
+
+class _Lines:
+    """A log's side of a bar: each redraw as a line of its own, not a carriage return."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        line = text.replace("\r", "").rstrip()
+        if line:
+            self.stream.write(line + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
