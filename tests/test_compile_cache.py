@@ -66,3 +66,24 @@ def test_clones_of_the_same_sources_share_one_cache_wherever_they_lie(tmp_path):
         (clone / "probe.py").write_text(PROBE)
     assert compiled_in(clones[0], tmp_path / "cache") == (0, 1)  # compiled and cached
     assert compiled_in(clones[1], tmp_path / "cache") == (1, 0)  # the other clone's compiled code
+
+
+def test_a_compile_is_announced_once_and_a_cached_start_says_nothing(tmp_path):
+    shutil.copytree(ROOT / "tribune_env", tmp_path / "tribune_env", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "tribune_env" / "probe.py").write_text(
+        "from tribune_env.jit import entry\n\nfirst = entry(lambda x: 2 * x)\nsecond = entry(lambda x: 3 * x)\n"
+    )
+    code = "from tribune_env import probe; probe.first(1); probe.second(1)"
+
+    def started() -> str:
+        env = {**os.environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stderr
+
+    said = started()
+    assert said.count("tribune: compiling the engine with numba, once for this version") == 1
+    assert str(tmp_path / "cache") in said
+    assert started() == ""

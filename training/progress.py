@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 
+from tribune_env.console import speaks
+
 LOG_INTERVAL = 30.0  # seconds between a log's progress lines
 
 
@@ -21,20 +23,12 @@ def progress(iterable=None, *, show: bool = True, **options):
     return tqdm(
         iterable,
         file=stream if tty else _Lines(stream),
-        disable=not (show and (tty or _has_file(stream))),
+        disable=not (show and speaks(stream)),
         mininterval=0.5 if tty else LOG_INTERVAL,
         ascii=not tty,
         dynamic_ncols=tty,
         **options,
     )
-
-
-def _has_file(stream) -> bool:
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return False
-    return True
 
 
 class _Lines:
