@@ -10,9 +10,12 @@ def test_into_a_log_file_a_bar_writes_whole_lines(tmp_path, monkeypatch):
     with open(tmp_path / "log", "w") as log:
         monkeypatch.setattr(sys, "stderr", log)
         with progress(total=3, unit="game") as bar:
+            for _ in progress(range(2), unit="inner"):  # a nested bar, as an evaluation's within training
+                pass
             bar.update(3)
     text = (tmp_path / "log").read_text()
-    assert "\r" not in text and text.endswith("\n")
+    assert "\r" not in text and "\x1b" not in text and text.endswith("\n")
+    assert any("2/2" in line and "inner" in line for line in text.splitlines())
     assert "3/3" in text.splitlines()[-1] and "game" in text
 
 

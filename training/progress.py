@@ -7,11 +7,13 @@ buffer with no file behind it (click's test runner, a notebook's capture) it sta
 
 from __future__ import annotations
 
+import re
 import sys
 
 from tribune_env.console import speaks
 
 LOG_INTERVAL = 30.0  # seconds between a log's progress lines
+CURSOR = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # how tqdm moves between nested bars on a terminal
 
 
 def progress(iterable=None, *, show: bool = True, **options):
@@ -32,13 +34,14 @@ def progress(iterable=None, *, show: bool = True, **options):
 
 
 class _Lines:
-    """A log's side of a bar: each redraw as a line of its own, not a carriage return."""
+    """A log's side of a bar: each redraw as a line of its own, without carriage returns or the
+    cursor moves of nested bars."""
 
     def __init__(self, stream):
         self.stream = stream
 
     def write(self, text: str) -> None:
-        line = text.replace("\r", "").rstrip()
+        line = CURSOR.sub("", text.replace("\r", "")).rstrip()
         if line:
             self.stream.write(line + "\n")
 
