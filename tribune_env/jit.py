@@ -122,7 +122,7 @@ CacheImpl._locator_classes.insert(0, ProjectLocator)
 class Announcer(event.Listener):
     """Says, once a process, that a package compiles: numba signals a compile only when its
     cache has nothing to load, which happens once for each version of the sources (the first
-    run, or the first after an update), for under a minute each on two cores."""
+    run, or the first after an update). Any other numba user's compiles pass unremarked."""
 
     WHAT = {"tribune_env": "the engine", "agents": "the heuristic and the searches"}
 
@@ -130,11 +130,12 @@ class Announcer(event.Listener):
         self.said = set()
 
     def on_start(self, happening):
-        package = happening.data["dispatcher"].py_func.__module__.split(".")[0]
+        function = getattr(happening.data.get("dispatcher"), "py_func", None)
+        package = (getattr(function, "__module__", None) or "").split(".")[0]
         if package in self.WHAT and package not in self.said:
             self.said.add(package)
             say(f"tribune: compiling {self.WHAT[package]} with numba, once for this version "
-                f"(a minute or two at most on two cores; cached in {os.path.dirname(cache_dir(package, ''))})")  # fmt: skip
+                f"(a minute or two at most on two cores; cached in {cache_base()})")  # fmt: skip
 
     def on_end(self, happening):
         pass
@@ -162,12 +163,16 @@ def source_key(root: Path, patterns, below: str = "") -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_dir(package: str, key: str) -> str:
-    """Where `package` compiled from the sources of `key` caches: under $NUMBA_CACHE_DIR or ~/.cache/tribune."""
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+def cache_base() -> str:
+    """Where the compiled packages cache: $NUMBA_CACHE_DIR, or tribune/ in the user's cache directory."""
+    return os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tribune"
     )
-    return os.path.join(base, f"{package}-{key}" if internals.ON else f"{package}-public-{key}")
+
+
+def cache_dir(package: str, key: str) -> str:
+    """Where `package` compiled from the sources of `key` caches, under :func:`cache_base`."""
+    return os.path.join(cache_base(), f"{package}-{key}" if internals.ON else f"{package}-public-{key}")
 
 
 ENGINE_KEY = source_key(Path(__file__).resolve().parent, ENGINE_SOURCES)
