@@ -29,3 +29,16 @@ def test_into_a_buffer_or_when_not_shown_a_bar_says_nothing(tmp_path, monkeypatc
         monkeypatch.setattr(sys, "stderr", log)
         assert list(progress(range(3), show=False)) == [0, 1, 2]
     assert (tmp_path / "log").read_text() == ""
+
+
+def test_a_tournament_shows_its_bar_in_a_log_unless_told_not_to(tmp_path, monkeypatch):
+    from training.arena import tournament
+    from training.learning.baselines import settings
+
+    for shown in (True, False):
+        with open(tmp_path / f"{shown}.log", "w") as log:
+            monkeypatch.setattr(sys, "stderr", log)
+            results = tournament.run(["random", "random"], 2, 0, settings(2), workers=1, progress_bar=shown)
+        assert len(results) == 2
+    assert "2/2" in (tmp_path / "True.log").read_text()
+    assert (tmp_path / "False.log").read_text() == ""

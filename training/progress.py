@@ -21,12 +21,13 @@ def progress(iterable=None, *, show: bool = True, **options):
     from tqdm import tqdm
 
     stream = sys.stderr
-    tty = stream.isatty()
+    tty = speaks(stream) and stream.isatty()
     return tqdm(
         iterable,
         file=stream if tty else _Lines(stream),
         disable=not (show and speaks(stream)),
         mininterval=0.5 if tty else LOG_INTERVAL,
+        maxinterval=10 if tty else LOG_INTERVAL,  # tqdm's monitor redraws a quiet bar this often
         ascii=not tty,
         dynamic_ncols=tty,
         **options,

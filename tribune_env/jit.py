@@ -38,7 +38,6 @@ from pathlib import Path
 
 import numba
 from numba.core import event
-from numba.core.caching import CacheImpl, UserProvidedCacheLocator
 from numba.extending import intrinsic as numba_intrinsic
 
 from . import internals
@@ -46,6 +45,11 @@ from .console import say
 
 if internals.ON:
     from .linking import dispatcher
+
+try:  # numba's cache classes, outside its public API: without them each clone caches apart
+    from numba.core.caching import CacheImpl, UserProvidedCacheLocator
+except ImportError:
+    CacheImpl, UserProvidedCacheLocator = None, object
 
 ROOT = Path(__file__).resolve().parent.parent  # holds the compiled packages
 OPTIONS = dict(nogil=True, boundscheck=True)  # an index outside its array raises, whatever a state holds
@@ -116,7 +120,8 @@ class ProjectLocator(UserProvidedCacheLocator):
         return super().from_function(py_func, py_file)
 
 
-CacheImpl._locator_classes.insert(0, ProjectLocator)
+if isinstance(getattr(CacheImpl, "_locator_classes", None), list):
+    CacheImpl._locator_classes.insert(0, ProjectLocator)
 
 
 class Announcer(event.Listener):
@@ -134,8 +139,7 @@ class Announcer(event.Listener):
         package = (getattr(function, "__module__", None) or "").split(".")[0]
         if package in self.WHAT and package not in self.said:
             self.said.add(package)
-            say(f"tribune: compiling {self.WHAT[package]} with numba, once for this version "
-                f"(a minute or two at most on two cores; cached in {cache_base()})")  # fmt: skip
+            say(f"tribune: compiling {self.WHAT[package]} with numba, once for this version (cached in {cache_base()})")
 
     def on_end(self, happening):
         pass

@@ -117,8 +117,10 @@ def run(
     workers: int | None = None,
     on_record=None,
     ray_address: str | None = None,
+    progress_bar: bool = True,
 ) -> list[dict]:
-    """Play the tournament; one result per game, in schedule order.
+    """Play the tournament; one result per game, in schedule order (with `progress_bar`, a bar
+    of the games played, :mod:`training.progress`).
 
     With `on_record`, each game's record is handed to it as the game comes in (to be
     written to a file, say): records are not kept in the results. With `ray_address`, the
@@ -141,7 +143,7 @@ def run(
         played = parallel_map(play, jobs, min(workers or os.cpu_count() or 1, total), *start)
     _fresh_agents()
     results = []
-    for result in progress(played, total=total, unit="game"):
+    for result in progress(played, total=total, unit="game", show=progress_bar):
         if on_record is not None:
             on_record(result.pop("record"))
         if nodes:  # where the game was played, like its timing not a function of the seed

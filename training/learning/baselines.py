@@ -32,6 +32,7 @@ def evaluate_agent(
     seed: int = 0,
     workers: int | None = None,
     ray_address: str | None = None,
+    progress_bar: bool = True,
 ) -> list[dict]:
     """One row per opponent spec: the results of the `agent` spec in `games` games against it
     (its games spread over a Ray cluster with `ray_address`, see :mod:`training.cluster`)."""
@@ -39,7 +40,7 @@ def evaluate_agent(
     rows = []
     for spec in opponents:
         specs = [agent] + [spec] * (players - 1)
-        results = tournament.run(specs, games, seed, game, workers, ray_address=ray_address)
+        results = tournament.run(specs, games, seed, game, workers, ray_address=ray_address, progress_bar=progress_bar)
         summary = tournament.summarize(results, specs, seed, game)
         entrant = summary["entrants"][0]
         rows.append(

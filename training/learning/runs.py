@@ -275,6 +275,7 @@ class Run:
             seed=c.seed,
             workers=self.workers(),
             ray_address=ray_address,
+            progress_bar=self.show_progress,
         )
         for row in rows:
             append_csv(
