@@ -21,11 +21,12 @@ def progress(iterable=None, *, show: bool = True, **options):
     from tqdm import tqdm
 
     stream = sys.stderr
-    tty = speaks(stream) and stream.isatty()
+    heard = speaks(stream)
+    tty = heard and stream.isatty()
     return tqdm(
         iterable,
         file=stream if tty else _Lines(stream),
-        disable=not (show and speaks(stream)),
+        disable=not (show and heard),
         mininterval=0.5 if tty else LOG_INTERVAL,
         maxinterval=10 if tty else LOG_INTERVAL,  # tqdm's monitor redraws a quiet bar this often
         ascii=not tty,

@@ -22,8 +22,8 @@ the engine's state inside a search's rollouts). Any change there compiles afresh
 change to an agent leaves the engine's cache as it is. Inside that directory a module's
 functions cache under the module's path in the project (:class:`ProjectLocator`), not
 under a hash of its absolute path as numba would have it, so clones and installs of the
-same sources share one cache and a fresh clone does not compile again. Compiled with numba's public API
-alone, a package caches apart (``engine-public-...``): numba's internals leave objects in
+same sources share one cache and a fresh clone does not compile again. Compiled with
+numba's public API alone, a package caches apart (``engine-public-...``): numba's internals leave objects in
 the cache that ``numba.njit`` cannot load.
 
 Bounds checking is on, so that no state, however it was made, lets compiled code read
@@ -65,6 +65,7 @@ ENGINE_SOURCES = (
     "observation.py",
     "tasks.py",
     "task_switch.py",
+    "invariants.py",
     "core/*.py",
 )
 
@@ -179,6 +180,6 @@ def cache_dir(package: str, key: str) -> str:
     return os.path.join(cache_base(), f"{package}-{key}" if internals.ON else f"{package}-public-{key}")
 
 
-ENGINE_KEY = source_key(Path(__file__).resolve().parent, ENGINE_SOURCES)
+ENGINE_KEY = source_key(ROOT / "tribune_env", ENGINE_SOURCES)
 _ENGINE = Compiler("engine", ENGINE_KEY)
 compiled, entry = _ENGINE.compiled, _ENGINE.entry
