@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from tribune_env.envs.advice import advise
-from tribune_env.errors import ConfigError, brief
+from tribune_env.errors import ConfigError, brief, install_hint
 
 from .base import Agent, choose
 from .shared import resolved, shared
@@ -148,7 +148,7 @@ def load_model(path):
     try:
         from sb3_contrib import MaskablePPO
     except ImportError:
-        raise ConfigError("model agents need the train extra: pip install 'tribune[train]'") from None
+        raise ConfigError(f"model agents need {install_hint('train')}") from None
     try:
         model = MaskablePPO.load(path, device="cpu")
     except Exception as exc:  # a zip of another kind, or a corrupt file

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tribune_env.errors import ConfigError
+from tribune_env.errors import ConfigError, install_hint
 
 from .base import Agent
 
@@ -43,7 +43,7 @@ class OpenSpielISMCTSAgent(Agent):
         try:
             import pyspiel  # noqa: F401
         except ImportError as error:
-            raise ConfigError("openspiel-ismcts needs OpenSpiel: pip install 'tribune[openspiel]'") from error
+            raise ConfigError(f"openspiel-ismcts needs OpenSpiel, {install_hint('openspiel')}") from error
         if not isinstance(simulations, int) or simulations < 1 or not 0 < uct_c < 1000:
             raise ConfigError(
                 f"openspiel-ismcts: simulations must be at least 1 and uct_c positive, got {simulations}, {uct_c}"

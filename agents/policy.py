@@ -15,8 +15,11 @@ gives the value head's estimate, for a search that values positions with it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
+from tribune_env.data import MAX_PLAYERS, MIN_PLAYERS
 from tribune_env.errors import ConfigError, brief
 
 from . import weights
@@ -25,24 +28,24 @@ from .base import choose
 FORMAT = weights.POLICY
 
 
-def export(model, path) -> None:
-    """Write a MaskablePPO model's network as a policy file at `path`."""
+def export(model, path, players=()) -> None:
+    """Write a MaskablePPO model's network as a policy file at `path`, trained at `players`."""
     policy = model.policy
     extractor = policy.mlp_extractor
     layers = widths(extractor.policy_net)
     if layers != widths(extractor.value_net):
         raise ConfigError("a policy file holds policy and value towers of the same layers")
-    write(layers, policy.state_dict(), path, getattr(model, "advisor", None) or "")
+    write(layers, policy.state_dict(), path, getattr(model, "advisor", None) or "", players)
 
 
-def write(layers: list[int], state: dict, path, advisor: str = "") -> None:
-    """Write a policy file: the towers' `layers` and the network's `state` (tensors by name)."""
+def write(layers: list[int], state: dict, path, advisor: str = "", players=()) -> None:
+    """Write a policy file: the towers' `layers`, the network's `state` (tensors by name) and
+    the table sizes it was trained at (`players`), so that playing it elsewhere can be told."""
     import torch
 
     state = {name: t.detach().cpu().clone() for name, t in state.items()}
-    torch.save(
-        {"format": FORMAT.tag, "version": FORMAT.version, "layers": layers, "advisor": advisor, "state": state}, path
-    )
+    saved = {"format": FORMAT.tag, "version": FORMAT.version, "layers": layers, "advisor": advisor, "state": state}
+    torch.save({**saved, "players": sorted({int(n) for n in players})}, path)
 
 
 def widths(tower) -> list[int]:
@@ -65,9 +68,10 @@ def tower(width: int, layers: list[int]):
 class Network:
     """The policy and value towers of a policy file, in plain torch."""
 
-    def __init__(self, layers: list[int], observation_size: int, actions: int):
+    def __init__(self, layers: list[int], observation_size: int, actions: int, players=()):
         import torch
 
+        self.players = tuple(players)  # the table sizes it was trained at; () where untold
         self.modules = torch.nn.ModuleDict(
             {
                 "mlp_extractor": torch.nn.ModuleDict(
@@ -93,7 +97,7 @@ class Network:
 
     def save(self, path) -> None:
         """Write this network as a policy file."""
-        write(self.layers, self.modules.state_dict(), path)
+        write(self.layers, self.modules.state_dict(), path, players=self.players)
 
 
 def load_policy(path) -> Network:
@@ -107,12 +111,28 @@ def load_policy(path) -> Network:
             f"{weights.shown(path)} was trained with {brief(advisor)} advice; a policy file plays from its observation alone"
         )
     observations, masks = weights.probes()
-    network = Network(saved["layers"], observations.shape[1], masks.shape[1])
+    network = Network(saved["layers"], observations.shape[1], masks.shape[1], table_sizes(saved, path))
     weights.fill(network.modules, saved["state"], path)
     with torch.no_grad():
         inputs = torch.as_tensor(observations)
         weights.check_outputs(path, {"action logits": network.logits(inputs), "values": network.values(inputs)})
     return network
+
+
+def table_sizes(saved: dict, path) -> tuple[int, ...]:
+    """The table sizes a policy file says it was trained at: a list of player counts, () for a
+    file that does not say (one written before files said it) or a shipped network's, from
+    ``agents.trained.POLICIES``."""
+    players = saved.get("players", [])
+    if not isinstance(players, list) or not all(type(n) is int and MIN_PLAYERS <= n <= MAX_PLAYERS for n in players):
+        raise ConfigError(
+            f"{weights.shown(path)}: players must be a list of table sizes from {MIN_PLAYERS} to {MAX_PLAYERS}, "
+            f"got {brief(players)}"
+        )
+    from .trained import POLICIES
+
+    shipped = [n for n, file in POLICIES.items() if Path(path).resolve() == file.resolve()]
+    return tuple(players or shipped)
 
 
 def start_from(model, path) -> None:
@@ -157,6 +177,11 @@ class PolicyAgent(weights.WeightsAgent):
         from . import shipped
 
         super().__init__(seed, shipped(path), deterministic)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The table sizes its network was trained at; () where its file does not say."""
+        return self.network.players
 
     def act(self, observation, action_mask, view=None) -> int:
         return int(self.act_batch(observation[None], action_mask[None])[0])

@@ -18,7 +18,7 @@ import logging
 
 import numpy as np
 
-from tribune_env.errors import ConfigError
+from tribune_env.errors import ConfigError, install_hint
 
 from . import weights
 
@@ -43,7 +43,7 @@ def build_module(layers: list[int]):
     try:
         from .rllib_modules import MaskedPPOModule
     except ImportError:
-        raise ConfigError("RLlib policies need the ray extra: pip install 'tribune[ray]'") from None
+        raise ConfigError(f"RLlib policies need {install_hint('ray')}") from None
 
     observation_space, action_space = spaces()
     rllib_module_log = logging.getLogger("ray.rllib.core.rl_module.rl_module")

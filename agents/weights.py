@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from tribune_env import files
-from tribune_env.errors import ConfigError, brief
+from tribune_env.errors import ConfigError, brief, install_hint
 
 from .base import Agent
 from .shared import shared
@@ -90,7 +90,7 @@ def torch_module():
         import torch
     except ImportError as exc:
         raise ConfigError(
-            f"{exc}; policy files need PyTorch: pip install 'tribune[train]' (after torch==2.13.0, the CPU build)"
+            f"{exc}; policy files need PyTorch, {install_hint('train')} (after torch==2.13.0, the CPU build)"
         ) from None
     return torch
 

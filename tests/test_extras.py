@@ -1,5 +1,5 @@
 """A missing optional package is a message naming the extra that brings it, in the form a
-user of the wheel types (``pip install 'tribune[train]'``), not a traceback.
+user of the wheel types (``pip install 'tribune-rl[train]'``), not a traceback.
 
 Each case runs in a fresh interpreter where the package cannot be imported
 (``sys.modules[name] = None`` makes its import raise ImportError, as if it were absent).
@@ -35,7 +35,7 @@ def command(*arguments: str) -> str:
 def test_a_command_names_the_extra_it_needs(module, arguments, extra, tmp_path):
     done = run_without(module, command(*arguments), tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-    assert f"needs the {extra} extra: pip install 'tribune[{extra}]'" in done.stderr
+    assert f"needs the {extra} extra: pip install 'tribune-rl[{extra}]'" in done.stderr
     assert module in done.stderr  # what is missing, named
     assert not any(tmp_path.iterdir())  # nothing written before the message
 
@@ -43,13 +43,13 @@ def test_a_command_names_the_extra_it_needs(module, arguments, extra, tmp_path):
 def test_the_rllib_environment_names_the_ray_extra(tmp_path):
     done = run_without("ray", "from tribune_env.envs import TribuneMultiAgentEnv\n", tmp_path)
     assert done.returncode == 1
-    assert "TribuneMultiAgentEnv needs Ray's RLlib, the ray extra: pip install 'tribune[ray]'" in done.stderr
+    assert "TribuneMultiAgentEnv needs Ray's RLlib, the ray extra: pip install 'tribune-rl[ray]'" in done.stderr
 
 
 def test_the_openspiel_game_names_the_openspiel_extra(tmp_path):
     done = run_without("pyspiel", "import tribune_env.envs.openspiel\n", tmp_path)
     assert done.returncode == 1
-    assert "python_tribune needs OpenSpiel, the openspiel extra: pip install 'tribune[openspiel]'" in done.stderr
+    assert "python_tribune needs OpenSpiel, the openspiel extra: pip install 'tribune-rl[openspiel]'" in done.stderr
 
 
 def test_a_policy_file_without_torch_names_the_train_extra(tmp_path):
@@ -59,4 +59,4 @@ def test_a_policy_file_without_torch_names_the_train_extra(tmp_path):
     )
     done = run_without("torch", code, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "policy files need PyTorch: pip install 'tribune[train]'" in done.stdout
+    assert "policy files need PyTorch, the train extra: pip install 'tribune-rl[train]'" in done.stdout

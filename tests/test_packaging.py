@@ -29,7 +29,7 @@ def built_metadata(tmp_path: Path, name: str = "PKG-INFO") -> str:
         check=True,
         capture_output=True,
     )
-    return (tmp_path / "tribune.egg-info" / name).read_text()
+    return (tmp_path / "tribune_rl.egg-info" / name).read_text()
 
 
 def test_the_licence_is_an_spdx_expression_with_its_file(tmp_path):
@@ -90,4 +90,4 @@ def test_the_extras_resolve_on_the_oldest_and_newest_python(version, tmp_path):
     resolved = {
         re.sub(r"[-_.]+", "-", item["metadata"]["name"]).lower() for item in json.loads(report.read_text())["install"]
     }
-    assert {"tribune", "numba", "pettingzoo", "stable-baselines3", among} <= resolved
+    assert {"tribune-rl", "numba", "pettingzoo", "stable-baselines3", among} <= resolved

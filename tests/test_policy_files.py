@@ -236,3 +236,36 @@ def test_evaluate_says_a_missing_file_is_missing(tmp_path):
 
     result = CliRunner().invoke(main, ["evaluate", str(tmp_path / "gone.pt")])
     assert result.exit_code == 1 and f"no such file: {tmp_path / 'gone.pt'}" in result.output
+
+
+def test_a_policy_file_says_the_table_sizes_it_was_trained_at(tmp_path):
+    from agents.policy import load_policy
+    from agents.trained import POLICIES
+
+    network = load_policy(write_policy(tmp_path / "three.pt"))
+    assert network.players == ()  # a file that does not say
+    network.players = (3, 5)
+    network.save(tmp_path / "saved.pt")
+    assert make_agent(f"policy:{tmp_path / 'saved.pt'}").players == (3, 5)
+    assert make_agent("policy:shipped-4p").players == (4,)  # the shipped networks by the manifest
+    assert load_policy(POLICIES[2]).players == (2,)
+    for bad in ([7], "2", [True], [2.0]):
+        message = refusal(f"policy:{write_policy(tmp_path / 'bad.pt', players=bad)}")
+        assert "players must be a list of table sizes from 2 to 5" in message
+
+
+def test_evaluate_warns_when_a_network_plays_another_table_size(tmp_path):
+    from click.testing import CliRunner
+
+    from training.cli import main
+
+    runner = CliRunner()
+    other = runner.invoke(
+        main, ["evaluate", "policy:shipped-4p", "--players", "2", "--games", "2", "--opponents", "random"]
+    )
+    assert other.exit_code == 0, other.output
+    assert "warning: policy:shipped-4p was trained at 4 players; here it plays 2" in other.stderr
+    same = runner.invoke(
+        main, ["evaluate", "policy:shipped-2p", "--players", "2", "--games", "2", "--opponents", "random"]
+    )
+    assert same.exit_code == 0 and "warning" not in same.stderr

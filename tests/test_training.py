@@ -208,6 +208,7 @@ def test_a_run_starts_from_a_policy_file_trained_at_another_table_size(run, tmp_
     from training.learning.selfplay import Trainer
 
     policy = run[0] / "policy.pt"
+    assert PolicyAgent(path=str(policy)).players == (2,)  # the table size it was trained at
     config = configs.from_dict(tomllib.loads(TINY)).replace(
         players=3, init_policy=str(policy), imitation_games=0, net_arch=net_arch
     )

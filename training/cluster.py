@@ -15,7 +15,7 @@ import socket
 import uuid
 from collections import deque
 
-from tribune_env.errors import ConfigError
+from tribune_env.errors import ConfigError, install_hint
 
 AHEAD = 2  # tasks in flight per CPU of the cluster, ahead of the results taken
 RETRIES = 5  # times a task is run again when its worker process dies (a task is a seeded game: same result)
@@ -28,7 +28,7 @@ def require_ray() -> None:
     import importlib.util
 
     if importlib.util.find_spec("ray") is None or importlib.util.find_spec("ray.rllib") is None:
-        raise ConfigError("this needs Ray's RLlib, the ray extra: pip install 'tribune[ray]'")
+        raise ConfigError(f"this needs Ray's RLlib, {install_hint('ray')}")
 
 
 def connect(address: str | None):

@@ -46,3 +46,11 @@ def brief(value) -> str:
     if isinstance(value, str):
         return repr(value) if len(value) <= 40 else f"a string of {len(value)} characters"
     return f"a {type(value).__name__}"
+
+
+DISTRIBUTION = "tribune-rl"  # the package index's name for tribune (`tribune` there is another project)
+
+
+def install_hint(extra: str) -> str:
+    """How a wheel user installs an optional extra: what a message about a missing package ends with."""
+    return f"the {extra} extra: pip install '{DISTRIBUTION}[{extra}]'"

@@ -184,7 +184,11 @@ def evaluate_command(model, opponents, players, games, seed, workers, out, ray_a
     with usage_errors():
         agent, *specs = trusted_specs([model_spec(model), *specs], trust_model_files)
         for spec in [agent, *specs]:
-            make_agent(spec)  # a bad spec or model file stops here
+            made = make_agent(spec)  # a bad spec or model file stops here
+            trained = getattr(made, "players", ())
+            if trained and players not in trained:
+                sizes = " or ".join(map(str, trained))
+                click.echo(f"warning: {spec} was trained at {sizes} players; here it plays {players}", err=True)
         rows = baselines.evaluate_agent(agent, specs, players, games, seed, workers, ray_address=ray_address)
     click.echo(baselines.table(rows))
     if out:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from tribune_env.errors import ConfigError, TribuneError
+from tribune_env.errors import ConfigError, TribuneError, install_hint
 from tribune_env.files import check_output
 
 from ..arena.terminal import printable
@@ -130,7 +130,7 @@ def needs_extra(extra: str, what: str):
     try:
         yield
     except ImportError as exc:
-        raise click.ClickException(f"{exc}; {what} needs the {extra} extra: pip install 'tribune[{extra}]'") from None
+        raise click.ClickException(f"{exc}; {what} needs {install_hint(extra)}") from None
 
 
 @contextmanager

@@ -35,7 +35,7 @@ def serve_command(host, port, records):
     The page opens records files (--records of a tournament, tribune play --record) by
     path or upload and steps through a game on a drawn board, whole or as one seat saw
     it; or seats you against agents, by their specs. Everything it needs ships with the
-    package. Needs the web extra: pip install 'tribune[web]'.
+    package. Needs the web extra: pip install 'tribune-rl[web]'.
     """
     with needs_extra("web", "tribune serve"):
         from ..web.app import create_app

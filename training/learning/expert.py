@@ -278,9 +278,12 @@ def new_network(config: ExpertConfig):
     from tribune_env import Game
 
     if config.start:
-        return load_policy(config.start)
-    game = Game(config.players, seed=0, log=False)
-    return Network(list(config.layers), game.obs_layout.size, game.A.size)
+        network = load_policy(config.start)
+    else:
+        game = Game(config.players, seed=0, log=False)
+        network = Network(list(config.layers), game.obs_layout.size, game.A.size)
+    network.players = (config.players,)  # the table size its rounds train it at
+    return network
 
 
 def run(config: ExpertConfig, out, resume: bool = False, echo=print) -> list[dict]:

@@ -26,7 +26,7 @@ import numpy as np
 
 from agents.model import check_model_file
 from tribune_env.envs import OpponentPool, VectorEnv
-from tribune_env.errors import ConfigError
+from tribune_env.errors import ConfigError, install_hint
 
 from ..arena.games import derive_seed
 from . import config as configs
@@ -199,7 +199,7 @@ class Trainer(Run):
 
         rows = self.evaluate(int(model.num_timesteps), model.save)
         if self.state["best"]["steps"] == int(model.num_timesteps) and not self.config.advisor:
-            export(model, self.files.root / BEST_POLICY)
+            export(model, self.files.root / BEST_POLICY, self.config.sizes())
         for row in rows:
             model.logger.record(f"eval/win_rate_{row['opponent']}", row["win_rate"])
         return rows
@@ -298,7 +298,7 @@ class SelfPlayCallback(BaseCallback):
         if not t.config.advisor:
             from agents.policy import export
 
-            export(model, t.files.root / FINAL_POLICY)
+            export(model, t.files.root / FINAL_POLICY, t.config.sizes())
 
 
 def train(config: configs.TrainConfig, out, resume: bool = False, progress: bool = True, echo=print) -> dict:
@@ -306,5 +306,5 @@ def train(config: configs.TrainConfig, out, resume: bool = False, progress: bool
     try:
         import sb3_contrib  # noqa: F401
     except ImportError:
-        raise ConfigError("training needs the train extra: pip install 'tribune[train]'") from None
+        raise ConfigError(f"training needs {install_hint('train')}") from None
     return Trainer(config, out, resume=resume, progress=progress, echo=echo).run()

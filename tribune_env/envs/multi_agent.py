@@ -23,15 +23,14 @@ from functools import partial
 import numpy as np
 from gymnasium import spaces
 
+from ..errors import ConfigError, IllegalActionError, install_hint
+
 try:
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
 except ImportError as error:
-    raise ImportError(
-        f"{error}; TribuneMultiAgentEnv needs Ray's RLlib, the ray extra: pip install 'tribune[ray]'"
-    ) from None
+    raise ImportError(f"{error}; TribuneMultiAgentEnv needs Ray's RLlib, {install_hint('ray')}") from None
 
 from ..engine import Game
-from ..errors import ConfigError, IllegalActionError
 from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards, forfeit_rewards
 from .settings import check_illegal_action, game_settings

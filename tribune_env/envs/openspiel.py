@@ -41,16 +41,15 @@ import re
 
 import numpy as np
 
+from ..errors import ConfigError, IllegalActionError, StateFormatError, brief, install_hint
+
 try:
     import pyspiel
 except ImportError as error:
-    raise ImportError(
-        f"{error}; python_tribune needs OpenSpiel, the openspiel extra: pip install 'tribune[openspiel]'"
-    ) from None
+    raise ImportError(f"{error}; python_tribune needs OpenSpiel, {install_hint('openspiel')}") from None
 
 from ..data import DEFAULT_DATA, MAX_PLAYERS, MIN_PLAYERS, VICTORY_CARDS
 from ..engine import Game
-from ..errors import ConfigError, IllegalActionError, StateFormatError, brief
 from ..saving.limits import MAX_TEXT, fail
 from ..saving.replay import refusal
 from .rewards import check_scheme, final_rewards

@@ -27,7 +27,7 @@ from importlib.metadata import entry_points
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import DISTRIBUTION, ConfigError
 from ..player import random_action, random_legal
 
 SEAT_CHOICES = ("rotate", "random")
@@ -83,7 +83,7 @@ def agent_from_spec(spec: str, rng) -> SpecAgent:
     if not resolvers:
         raise ConfigError(
             f"opponent {spec!r} is an agent spec, which needs the tribune package installed "
-            "(pip install tribune); pass 'random', a function or an agent"
+            f"(pip install {DISTRIBUTION}); pass 'random', a function or an agent"
         )
     make_agent = next(iter(resolvers)).load()
     return SpecAgent(make_agent(spec, seed=int(rng().integers(2**63))), rng)
