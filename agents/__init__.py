@@ -5,8 +5,9 @@ Specs, as the command line takes them: ``random``, ``heuristic``, ``ismcts`` wit
 trained stable-baselines3 / sb3-contrib policy saved as a .zip (loading one runs its code,
 so it must be said to be trusted), ``rllib:PATH`` for a policy trained with RLlib
 (``tribune train --backend rllib``), saved as a .pt, ``policy:PATH.pt`` and
-``guided:net=PATH.pt`` for policy files, and ``openspiel-ismcts`` for OpenSpiel's IS-MCTS
-bot (the ``openspiel`` extra). A file's path may be followed by the agent's options
+``guided:net=PATH.pt`` for policy files, ``openspiel-ismcts`` for OpenSpiel's IS-MCTS
+bot (the ``openspiel`` extra), and ``program:cmd=COMMAND`` for another program playing over JSON
+lines (docs/text-seat.md). A file's path may be followed by the agent's options
 (``policy:PATH.pt,deterministic=false``).
 """
 
@@ -33,6 +34,7 @@ REGISTRY = {
     "policy": ("agents.policy", "PolicyAgent"),
     "rllib": ("agents.rllib", "RLlibAgent"),
     "openspiel-ismcts": ("agents.openspiel_ismcts", "OpenSpielISMCTSAgent"),
+    "program": ("agents.program", "ProgramAgent"),
 }
 
 # Agents whose spec is their file: after the colon the path, then any options (",key=value").
@@ -46,7 +48,11 @@ OPTION_FORMS = {
     "guided": "guided:net=PATH.pt[,key=value,...]",
     "expert": "expert:net=PATH.pt[,key=value,...]",
     "openspiel-ismcts": "openspiel-ismcts[:key=value,...]",
+    "program": "program:cmd=COMMAND[,key=value,...]",
 }
+
+# Agents that reach this machine's files or run its programs: a server others reach refuses them.
+LOCAL_ONLY = {*FILE_AGENTS, "program"}
 
 
 def spec_forms() -> list[str]:
@@ -178,6 +184,7 @@ def option_names(agent_class) -> list[str]:
 __all__ = [
     "Agent",
     "FILE_AGENTS",
+    "LOCAL_ONLY",
     "RandomAgent",
     "REGISTRY",
     "locate",

@@ -3,7 +3,9 @@
 An agent plays one seat. At each of its decisions it receives its observation, the legal
 action mask and a :class:`tribune_env.PlayerView` (its seat, the action labels and
 ``determinize`` for search under hidden information), and returns an action. ``reset``
-starts a new game, reseeding the agent's own generator so that games are reproducible.
+starts a new game, reseeding the agent's own generator so that games are reproducible;
+whoever plays whole games (tournaments, the terminal game) calls ``end`` when one is over, and
+reads what the agent counted of it with ``tally``.
 Any agent is also an opponent policy for :class:`tribune_env.envs.SingleAgentEnv`.
 """
 
@@ -18,6 +20,7 @@ class Agent:
     """Base class: subclasses implement :meth:`act`; ``name`` labels them in results."""
 
     name = "agent"
+    reads_log = False  # whether it reads the game's log (PlayerView.seat_log): a tournament keeps one only then
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
@@ -29,6 +32,14 @@ class Agent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view) -> int:
         raise NotImplementedError
+
+    def end(self, view) -> None:
+        """The game is over; `view` is the seat's. An agent that talks to something outside tells it here."""
+
+    def tally(self) -> dict:
+        """What the agent counts of its latest game (a text seat's retries and forfeits), which
+        tournaments add up per entrant: nothing by default."""
+        return {}
 
     def __repr__(self):
         return f"{type(self).__name__}({self.name!r})"

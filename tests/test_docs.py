@@ -101,6 +101,7 @@ EXAMPLE_TESTS = {
     "docs/frameworks.md": "test_frameworks.py",
     "docs/scaling.md": "test_ray.py",
     "docs/openspiel.md": "test_openspiel.py",
+    "docs/text-seat.md": "test_text_seat.py",
 }
 
 

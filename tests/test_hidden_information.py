@@ -5,8 +5,8 @@ A player's observation may depend only on what that player can know (clarificati
 draw pile, face-down discards, face-down board cards it has not seen, sealed bids not yet
 revealed, other players' face-down Field of Mars pairs, another player's set under
 construction, another player's Catacombs purchase -- must leave ``observe(p)``, its
-table, its rendering, its view of the log and every determinisation for it exactly
-unchanged, while changing its own hand must change it.
+table, its rendering, its view of the log, its text view (what a language model is shown)
+and every determinisation for it exactly unchanged, while changing its own hand must change it.
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ from conftest import (
     total_cards,
 )
 
-from tribune_env import Game, IllegalActionError
+from tribune_env import Game, IllegalActionError, PlayerView
 from tribune_env.core import worlds
 from tribune_env.data import NUM_VALUES, PANTHEON
 from tribune_env.determinize import sampler_words
 from tribune_env.state import MONEY, Meta, State
 from tribune_env.tasks import Task
+from tribune_env.text_seat import TextSeat, prompt
 
 BIDS = (Task.ATRIUM_BID, Task.CHARIOT_BID)
 
@@ -74,13 +75,19 @@ def free_cards(g, q):
     return [int(c) for c in np.flatnonzero(hand > 0)]
 
 
+def text_view(g, p):
+    """What a text seat shows player_p at this point, reading the log from the start: the view and its prompt."""
+    view = TextSeat(p).view(PlayerView(g, p))
+    return view, prompt(view)
+
+
 def changed_segments(g, a, b):
     return [name for name, sl in g.obs_layout.slices.items() if not np.array_equal(a[sl], b[sl])]
 
 
 def assert_invisible_to(g, edit, observers, also_render=True):
-    """Apply `edit` to a clone; each observer's observation, table, log view, determinisations
-    (and rendering) stay the same."""
+    """Apply `edit` to a clone; each observer's observation, table, log view, text view,
+    determinisations (and rendering) stay the same."""
     h = g.clone()
     edit(h)
     assert not h.state_equals(g), "the edit must change the hidden state"
@@ -92,6 +99,7 @@ def assert_invisible_to(g, edit, observers, also_render=True):
         )
         assert g.table(p) == h.table(p), f"player_{p}'s table shows a hidden change"
         assert g.seat_log(p) == h.seat_log(p), f"player_{p}'s log shows a hidden change"
+        assert text_view(g, p) == text_view(h, p), f"player_{p}'s text view shows a hidden change"
         assert_same_determinisations(g, h, p)
         if also_render:
             assert g.render(p) == h.render(p), f"player_{p}'s rendering shows a hidden change"
@@ -197,6 +205,27 @@ def test_reordering_the_draw_pile_is_invisible(hidden_states):
     assert checked >= 10
 
 
+def test_the_acting_seats_options_are_invisible_to_the_others(hidden_states):
+    """Its legal moves tell the acting seat's hand (the cards it may discard, add to a set or
+    play): a card of that hand swapped with the draw pile changes them, and no other seat's view."""
+    changed = 0
+    for states in hidden_states.values():
+        for g in states:
+            actor = g.current_player
+            mine = free_cards(g, actor)
+            c_in = draw_card_not(g, mine) if mine else None
+            if c_in is None:
+                continue
+
+            def edit(h, actor=actor, c_out=mine[0], c_in=c_in):
+                swap_with_draw(h, h.state.hand[actor], c_out, c_in)
+                h.resume()  # the decision's legal moves, from the new hand
+
+            h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != actor])
+            changed += not np.array_equal(g.legal_mask(), h.legal_mask())
+    assert changed >= 3, "too few states where the acting seat's options depend on its hand"
+
+
 def test_own_hand_change_is_visible(hidden_states):
     checked = 0
     for g in hidden_states["three_players"] + hidden_states["two_players"]:
@@ -209,6 +238,7 @@ def test_own_hand_change_is_visible(hidden_states):
             swap_with_draw(h, h.state.hand[p], mine[0], c_in)
             assert not np.array_equal(g.observe(p), h.observe(p)), "a player must see its own hand"
             assert g.table(p)["players"][p]["hand"] != h.table(p)["players"][p]["hand"]
+            assert text_view(g, p)[1] != text_view(h, p)[1], "a player's text view shows its own hand"
             hand = g.obs_layout.slices["hand"]
             assert np.array_equal(h.observe(p)[hand], h.state.hand[p]), "the hand segment is the hand"
             for q in range(g.n):

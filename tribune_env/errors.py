@@ -15,6 +15,11 @@ class IllegalActionError(TribuneError, ValueError):
     """An action that is out of range or not legal in the current decision."""
 
 
+class AnswerError(IllegalActionError):
+    """A text answer that names no legal move (:func:`tribune_env.text_seat.read_move`): the
+    message says why, for whoever answered."""
+
+
 class StateFormatError(TribuneError, ValueError):
     """A saved state that is malformed or inconsistent."""
 

@@ -41,6 +41,14 @@ class PlayerView:
     def legal_actions(self) -> np.ndarray:
         return self._game.legal_actions()
 
+    def table(self) -> dict:
+        """The table as this seat may see it (:mod:`tribune_env.table`)."""
+        return self._game.table(self.seat)
+
+    def seat_log(self) -> list[str] | None:
+        """The log as this seat may read it (None for a game that keeps no log; ``Game.seat_log``)."""
+        return self._game.seat_log(self.seat)
+
     def determinize(self, rng: np.random.Generator | None = None):
         """A copy of the game consistent with what this seat knows (see Game.determinize)."""
         return self._game.determinize(self.seat, rng)

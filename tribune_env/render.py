@@ -51,7 +51,11 @@ def _region(r: dict) -> str:
 
 def render(g, viewer: int | None = None) -> str:
     """The table; hands and face-down cards only as `viewer` may see them (None: all)."""
-    t = table(g, viewer)
+    return written(table(g, viewer))
+
+
+def written(t: dict) -> str:
+    """A table of :func:`tribune_env.table.table` as text: what it holds, nothing more."""
     v = t["victory"]
     goal = (
         f"point-value variant: game ends at {v['markers']} faction markers"

@@ -41,6 +41,7 @@ def play_game(game: Game, agents: list, names: list, before=None) -> Played:
 
     `before(game, seat)`, if given, is called before each decision (the terminal game
     shows the table there). An illegal choice raises IllegalActionError naming the agent.
+    At the end each agent is told (``end``), with its seat's view.
     """
     played = Played([], [0] * game.n, [0.0] * game.n)
     while not game.is_over:
@@ -56,6 +57,8 @@ def play_game(game: Game, agents: list, names: list, before=None) -> Played:
             raise IllegalActionError(f"agent {names[seat]!r} in seat {seat} chose an illegal action: {exc}") from None
         played.actions.append(int(action))
         played.decisions[seat] += 1
+    for seat, agent in enumerate(agents):
+        agent.end(PlayerView(game, seat))
     return played
 
 

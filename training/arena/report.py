@@ -70,6 +70,7 @@ def text(summary: dict) -> str:
     ]
     if g["winning_objectives"]:
         lines.append(f"winners' objectives at the end: {_counts(g['winning_objectives'])}")
+    lines += [f"{e['label']} counted: {_counts(e['tally'])}" for e in summary["entrants"] if e["tally"]]
     return "\n".join(lines)
 
 

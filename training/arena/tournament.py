@@ -84,10 +84,11 @@ def _agent(spec: str, seat: int):
 
 
 def play_job(job: Job, specs: list, settings: dict, keep_record: bool) -> dict:
-    """Play one scheduled game; the result is plain data (it crosses processes)."""
-    game = Game(**settings, seed=job.seed, log=False)
+    """Play one scheduled game; the result is plain data (it crosses processes). The game keeps
+    its log only for an agent that reads it (a text seat's news)."""
     seated = [specs[e] for e in job.seating]
     agents = [_agent(spec, seat) for seat, spec in enumerate(seated)]
+    game = Game(**settings, seed=job.seed, log=any(agent.reads_log for agent in agents))
     reset_agents(agents, job.seed)
     try:
         played = play_game(game, agents, [label(e, specs[e]) for e in job.seating])
@@ -103,6 +104,7 @@ def play_job(job: Job, specs: list, settings: dict, keep_record: bool) -> dict:
         **ending(game),
         "seat_decisions": played.decisions,
         "seat_think": played.think,
+        "seat_tallies": [agent.tally() for agent in agents],
     }
     if keep_record:
         result["record"] = saving.record(game, seated, job.index)
@@ -164,6 +166,7 @@ def _appearances(results: list, specs: list) -> list[dict]:
             "rank": r["ranks"][seat],
             "decisions": r["seat_decisions"][seat],
             "think": r["seat_think"][seat],
+            "tally": r["seat_tallies"][seat],
         }
         for r in results
         for seat, e in enumerate(r["seating"])
@@ -182,12 +185,21 @@ def _aggregate(rows: list) -> dict:
     }
 
 
+def _tally(rows: list) -> dict:
+    """What the entrant's agent counted of its games (a text seat's forfeits), added up: {} for most agents."""
+    total = Counter()
+    for r in rows:
+        total.update(r["tally"])
+    return dict(total)
+
+
 def _seconds_per_decision(rows: list) -> float:
     return sum(r["think"] for r in rows) / max(1, sum(r["decisions"] for r in rows))
 
 
 def summarize(results: list, specs: list, seed: int, settings: dict) -> dict:
-    """Everything the tournament shows: per entrant, per spec, ratings, how games ended.
+    """Everything the tournament shows: per entrant (with what its agent counted, ``tally``), per
+    spec, ratings, how games ended.
 
     All but ``timing`` (wall-clock) is a function of the seed.
     """
@@ -203,6 +215,7 @@ def summarize(results: list, specs: list, seed: int, settings: dict) -> dict:
             "seats": [seats[e, s] for s in range(n)],
             **_aggregate([r for r in rows if r["entrant"] == e]),
             "rating": rated[e],
+            "tally": _tally([r for r in rows if r["entrant"] == e]),
         }
         for e, spec in enumerate(specs)
     ]

@@ -18,7 +18,7 @@ from .options import needs_extra, output, takes_agents
     default="127.0.0.1",
     show_default=True,
     help="Address to listen on (the default: this machine only). On any other, the page opens no file by path "
-    "and loads no agent from a file.",
+    "and neither loads an agent from a file nor runs a program (program: specs).",
 )
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one).")
 @click.option(
@@ -53,7 +53,9 @@ def serve_command(host, port, records):
     click.echo(f"tribune serve: open http://{shown}:{bound}/  (Ctrl-C stops)")
     local = ipaddress.ip_address(address).is_loopback
     if not local:
-        click.echo("reachable from other machines: the page opens uploaded records only, and loads no agent file")
+        click.echo(
+            "reachable from other machines: the page opens uploaded records only, loads no agent file and runs no program"
+        )
     server = make_server(create_app(Path(records), local), connection_limit(raise_open_files_limit()))
     with throttled_logs():
         server.run(sockets=[listener])

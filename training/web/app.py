@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from agents import FILE_AGENTS, parse_spec
+from agents import LOCAL_ONLY, parse_spec
 from tribune_env import FACTIONS, LEADERS, VICTORY_CARDS, ConfigError, StateFormatError, TribuneError, card_name
 from tribune_env.data import NUM_CARD_TYPES, NUM_VALUES, OBJECTIVES, PHASE_NAMES, REGIONS
 from tribune_env.table import HIDDEN
@@ -279,8 +279,10 @@ def create_app(records_path: Path, local: bool = True) -> FastAPI:
     @app.post("/api/matches")
     def new_match(request: MatchRequest):
         specs = request.opponents * (request.players - 1) if len(request.opponents) == 1 else request.opponents
-        if not local and any(parse_spec(spec)[0] in FILE_AGENTS for spec in specs):
-            raise ConfigError("this server is reachable from other machines: it loads no agent from a file")
+        if not local and any(parse_spec(spec)[0] in LOCAL_ONLY for spec in specs):
+            raise ConfigError(
+                "this server is reachable from other machines: it loads no agent from a file and runs no program"
+            )
         seed = secrets.randbelow(MAX_SEED + 1) if request.seed is None else request.seed
         settings = {
             "num_players": request.players,

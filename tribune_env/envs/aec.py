@@ -32,7 +32,16 @@ from ..engine import Game
 from ..errors import IllegalActionError
 from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards, forfeit_rewards
-from .settings import RENDER_MODES, check_illegal_action, check_render_mode, game_settings, rendered
+from .settings import (
+    RENDER_MODES,
+    check_illegal_action,
+    check_render_mode,
+    check_text_view,
+    game_settings,
+    rendered,
+    text_info,
+    text_seats,
+)
 from .single import LegalDiscrete, SampledAction
 
 OBSERVATION, ACTION_MASK = "observation", "action_mask"
@@ -75,8 +84,9 @@ class raw_env(AECEnv):
     Parameters: ``num_players`` (2-5), ``victory_card`` (id or VictoryCard; None draws one),
     ``point_variant``, ``round_limit``, ``reward`` (``win``, ``rank`` or ``score``),
     ``auto_forced`` (play single-action decisions that are publicly forced), ``render_mode``
-    (``ansi``, ``human``, ``rgb_array``), ``data`` (GameData) and ``illegal_action``
-    (``raise`` or ``lose``).
+    (``ansi``, ``human``, ``rgb_array``), ``data`` (GameData), ``illegal_action``
+    (``raise`` or ``lose``) and ``text_view``: with it, the acting agent's info also holds its
+    view in words, ``prompt`` and ``view`` (:mod:`tribune_env.text_seat`, docs/text-seat.md).
     """
 
     metadata = {"render_modes": RENDER_MODES, "name": "tribune_v0", "is_parallelizable": False}
@@ -92,13 +102,16 @@ class raw_env(AECEnv):
         render_mode: str | None = None,
         data=DEFAULT_DATA,
         illegal_action: str = "raise",
+        text_view: bool = False,
     ):
         super().__init__()
         self.illegal_action = check_illegal_action(illegal_action)
+        self.text_view = check_text_view(text_view)
         self._forfeited = False
         self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_scheme = check_scheme(reward)
         self._config, self.game = game_settings(
+            log=self.text_view,
             num_players=num_players,
             victory_card=victory_card,
             point_variant=point_variant,
@@ -150,6 +163,7 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {"action_mask": self._no_actions} for a in self.agents}
+        self._text = text_seats(self.text_view, range(self.game.n))
         self._update_selection(None)
 
     def _seat(self, agent) -> int:
@@ -224,7 +238,7 @@ class raw_env(AECEnv):
             return
         self.agent_selection = self.possible_agents[player]
         self._mask = self.game.legal_mask().copy()
-        self.infos[self.agent_selection] = {"action_mask": self._mask}
+        self.infos[self.agent_selection] = {"action_mask": self._mask, **text_info(self._text, self.game, player)}
 
     def render(self):
         if self.render_mode is None:

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..data import DEFAULT_DATA
 from ..engine import Game
-from ..errors import ConfigError
+from ..errors import ConfigError, brief
+from ..player import PlayerView
+from ..text_seat import TextSeat, prompt
 
 ILLEGAL_ACTION = ("raise", "lose")
 RENDER_MODES = ["ansi", "human", "rgb_array"]
 
 
-def game_settings(**settings) -> tuple[dict, Game]:
-    """The settings of the adapter's games (with no log: an adapter deals game after game), and
-    a game dealt from them, so that a bad setting is refused when the adapter is made."""
-    config = {"data": DEFAULT_DATA, **settings, "log": False}
+def game_settings(log: bool = False, **settings) -> tuple[dict, Game]:
+    """The settings of the adapter's games (with no log unless `log`: an adapter deals game after
+    game, and only its text view reads the log), and a game dealt from them, so that a bad
+    setting is refused when the adapter is made."""
+    config = {"data": DEFAULT_DATA, **settings, "log": log}
     return config, Game(seed=0, **config)
 
 
@@ -43,3 +48,25 @@ def rendered(text: str, mode: str | None):
 
         return text_picture(text)
     return text
+
+
+def check_text_view(choice) -> bool:
+    """Whether the acting seat's info holds its view in words, for language models: ``prompt``
+    (text) and ``view`` (data for JSON), by :mod:`tribune_env.text_seat`. Off by default, so
+    that numeric users pay nothing for it (its games keep a log, for the news)."""
+    if not isinstance(choice, (bool, np.bool_)):
+        raise ConfigError(f"text_view must be True or False, got {brief(choice)}")
+    return bool(choice)
+
+
+def text_seats(on: bool, seats) -> dict:
+    """A fresh :class:`TextSeat` for each of `seats` in a new game with ``text_view``; none without."""
+    return {seat: TextSeat(seat) for seat in seats} if on else {}
+
+
+def text_info(seats: dict, game, seat: int) -> dict:
+    """The ``prompt`` and ``view`` entries of the info of `seat`, about to decide (none without ``text_view``)."""
+    if seat not in seats:
+        return {}
+    view = seats[seat].view(PlayerView(game, seat))
+    return {"prompt": prompt(view), "view": view}

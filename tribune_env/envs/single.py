@@ -23,7 +23,16 @@ from ..player import PlayerView
 from .observation_space import observation_space
 from .opponents import LearnerSeats, Lineup, seat_policies
 from .rewards import check_scheme, final_rewards
-from .settings import RENDER_MODES, check_illegal_action, check_render_mode, game_settings, rendered
+from .settings import (
+    RENDER_MODES,
+    check_illegal_action,
+    check_render_mode,
+    check_text_view,
+    game_settings,
+    rendered,
+    text_info,
+    text_seats,
+)
 
 
 class SampledAction(int):
@@ -129,8 +138,9 @@ class SingleAgentEnv(gym.Env):
     anew for every game; see :mod:`tribune_env.envs.opponents`),
     ``learner_seat`` (``rotate``, ``random`` or a seat number), ``reward`` (``win``,
     ``rank``, ``score``), ``victory_card``, ``point_variant``, ``round_limit``,
-    ``auto_forced``, ``render_mode`` (``ansi``, ``human``, ``rgb_array``), ``data`` and
-    ``illegal_action``.
+    ``auto_forced``, ``render_mode`` (``ansi``, ``human``, ``rgb_array``), ``data``,
+    ``illegal_action`` and ``text_view`` (the learner's view in words in its info, as ``prompt``
+    and ``view``: :mod:`tribune_env.text_seat`, docs/text-seat.md).
 
     The observation is the learner's (float32, see docs/observation.md); its legal actions
     come from ``action_masks()`` and ``info["action_mask"]``. With ``illegal_action="raise"``
@@ -155,11 +165,14 @@ class SingleAgentEnv(gym.Env):
         render_mode: str | None = None,
         data=DEFAULT_DATA,
         illegal_action: str = "raise",
+        text_view: bool = False,
     ):
         self.illegal_action = check_illegal_action(illegal_action)
+        self.text_view = check_text_view(text_view)
         self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_scheme = check_scheme(reward)
         self._config, self.game = game_settings(
+            log=self.text_view,
             num_players=num_players,
             victory_card=victory_card,
             point_variant=point_variant,
@@ -200,6 +213,7 @@ class SingleAgentEnv(gym.Env):
         while True:  # a game the opponents finish alone is replayed
             self.game = Game(seed=int(self.np_random.integers(2**63)), **self._config)
             self.learner = self._seats.draw(self.np_random)
+            self._text = text_seats(self.text_view, [self.learner])
             drawn = [self._lineup.members[k] for k in self._lineup.draw()]
             self._by_seat = seat_policies(drawn, self.learner)
             for policy in {id(p): p for p in drawn}.values():  # once each per game
@@ -252,6 +266,8 @@ class SingleAgentEnv(gym.Env):
 
     def _info(self) -> dict:
         info = {"action_mask": self._legal_now().copy(), "learner_seat": self.learner}
+        if not (self.game.is_over or self._forfeited):
+            info.update(text_info(self._text, self.game, self.learner))
         if self.game.is_over:
             info["scores"] = self.game.scores()
             info["winners"] = self.game.winners()
