@@ -8,7 +8,7 @@ decision (player_0 placing a follower), where the scenario stops.
 
 import numpy as np
 
-from tribune_env import FACTIONS, Game
+from tribune_env import FACTIONS, Game, staging
 from tribune_env.data import NUM_VALUES
 from tribune_env.state import MONEY, Meta
 from tribune_env.tasks import Task
@@ -82,9 +82,9 @@ def occupy(g, region, index, p):
 
 def run(g, *tasks):
     """Run `tasks` (first on top) until a decision; the sentinel PLACE(0) marks the end."""
-    g.push(Task.PLACE, 0)
-    g.push_seq(*tasks)
-    g.resume()
+    staging.push(g, Task.PLACE, 0)
+    staging.push_seq(g, *tasks)
+    staging.resume(g)
 
 
 def done(g) -> bool:

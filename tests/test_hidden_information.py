@@ -25,7 +25,7 @@ from conftest import (
     total_cards,
 )
 
-from tribune_env import Game, IllegalActionError, PlayerView
+from tribune_env import Game, IllegalActionError, PlayerView, staging
 from tribune_env.core import worlds
 from tribune_env.data import NUM_VALUES, PANTHEON
 from tribune_env.determinize import sampler_words
@@ -219,7 +219,7 @@ def test_the_acting_seats_options_are_invisible_to_the_others(hidden_states):
 
             def edit(h, actor=actor, c_out=mine[0], c_in=c_in):
                 swap_with_draw(h, h.state.hand[actor], c_out, c_in)
-                h.resume()  # the decision's legal moves, from the new hand
+                staging.resume(h)  # the decision's legal moves, from the new hand
 
             h = assert_invisible_to(g, edit, [p for p in range(g.n) if p != actor])
             changed += not np.array_equal(g.legal_mask(), h.legal_mask())

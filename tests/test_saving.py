@@ -20,6 +20,7 @@ from conftest import play, random_action
 from tribune_env import DEFAULT_DATA, VICTORY_CARDS, ConfigError, Game, StateFormatError, TribuneError, saving
 from tribune_env.kernel import MAX_SEED
 from tribune_env.saving import limits
+from tribune_env.staging import push as staged
 
 CARDS = [
     (n, card)
@@ -157,7 +158,7 @@ def test_a_game_cloned_at_every_step_keeps_its_moves_and_pickles():
     [
         lambda g: g.determinize(0),
         lambda g: Game.from_dict(g.to_dict()),
-        lambda g: g.push(*g.state.tasks[0]) or g,
+        lambda g: staged(g, *g.state.tasks[0]) or g,
     ],
     ids=["determinize", "state dump", "pushed"],
 )

@@ -240,10 +240,11 @@ class Game:
     def _setup(self):
         """Rulebook setup 5-8, compiled (:func:`tribune_env.core.rounds.setup`), and its line of the log."""
         start = setup(self._buffer, self._params, self.deck)
-        self.say(
-            f"setup: player_{start} starts; "
-            + ("point-value variant" if self.victory_card is None else f"victory card {self.victory_card.id}")
-        )
+        if self.log is not None:
+            self.log.append(
+                f"setup: player_{start} starts; "
+                + ("point-value variant" if self.victory_card is None else f"victory card {self.victory_card.id}")
+            )
 
     def config(self) -> dict:
         """Everything needed to make this game again (without its state)."""
@@ -416,24 +417,7 @@ class Game:
         """Play the action labelled `label` (case-insensitive), e.g. ``"place follower: Curia 2"``."""
         self.step(self.A.action(label))
 
-    # ----------------------------------------------------------------- low-level editing
-    def push(self, kind, a=0, b=0, c=0):
-        """Push a task (for setup and for staging scenarios in tests)."""
-        n = self._meta[Meta.N_TASKS]
-        self._tasks[n] = (kind, a, b, c)
-        self._meta[Meta.N_TASKS] = n + 1
-        self.edited()
-
-    def push_seq(self, *tasks):
-        """Push tasks so that the first given runs first."""
-        for task in reversed(tasks):
-            self.push(*task)
-
-    def resume(self):
-        """Run the task stack to the next decision, after the state was edited by hand."""
-        self.edited()
-        self._run(dispatch.step, dispatch.RUN)
-
+    # ----------------------------------------------------------------- editing by hand
     def edited(self):
         """Say that the state was changed other than by :meth:`step` (tasks pushed, arrays
         written, a world re-dealt): its seed and moves no longer make it, so they are dropped
@@ -456,10 +440,6 @@ class Game:
             self._seat_logs[player] = (self.log, reader)
         reader.news(self)
         return list(reader.lines)
-
-    def say(self, message: str):
-        if self.log is not None:
-            self.log.append(message)
 
     # ----------------------------------------------------------------- copies and saving
     def clone(self) -> Game:
