@@ -6,8 +6,8 @@ heuristic's move, see :mod:`tribune_env.envs.advice`), the best model of the run
 the resume given in that file; play it with ``make_agent(f"model:{SHIPPED},trust=true")`` or ``model:PATH,trust=true`` on
 the command line (a model file runs code when loaded: the spec says that you trust it). ``POLICIES`` are the strongest policy files (weights only, :mod:`agents.policy`) by
 player count; every ``.pt`` here is the final policy (``policy.pt``) of the run its config in
-``training/configs/`` names, and each recipe starts from the one before (``large-2p.pt``
-continues ``fine-2p.pt``, and it ``selfplay-2p.pt``; ``tables-fine-3p.pt`` continues
+``training/configs/`` names, and each recipe starts from the one before (``league-2p.pt``
+continues ``large-2p.pt`` in a league against its best responses, it ``fine-2p.pt``, and it ``selfplay-2p.pt``; ``tables-fine-3p.pt`` continues
 ``tables-3p.pt``, and it ``selfplay-3p.pt``; ``win3-4p.pt`` continues ``win2-4p.pt``, ``win-4p.pt``,
 ``fine-4p.pt`` and ``selfplay-4p.pt`` in turn; ``large2-5p.pt`` continues ``large-5p.pt``, ``win3-5p.pt``,
 ``win2-5p.pt``, ``win-5p.pt`` and ``selfplay-5p.pt``); play one with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs/ladder.md.
@@ -18,5 +18,5 @@ from pathlib import Path
 SHIPPED = Path(__file__).with_name("advised-2p.zip")
 POLICIES = {
     n: Path(__file__).with_name(name)
-    for n, name in {2: "large-2p.pt", 3: "tables-fine-3p.pt", 4: "win3-4p.pt", 5: "large2-5p.pt"}.items()
+    for n, name in {2: "league-2p.pt", 3: "tables-fine-3p.pt", 4: "win3-4p.pt", 5: "large2-5p.pt"}.items()
 }

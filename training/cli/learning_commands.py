@@ -1,7 +1,8 @@
-"""``tribune train``, ``tribune evaluate`` and ``tribune exploit``.
+"""``tribune train``, ``tribune evaluate``, ``tribune exploit``, ``tribune league`` and ``tribune expert``.
 
-Every training setting is a flag, generated from :class:`training.learning.config.TrainConfig`, so
-flags and config files always offer the same settings. Precedence: the defaults, then
+Every training setting is a flag, generated from :class:`training.learning.config.TrainConfig` (and
+``tribune league``'s from :class:`training.learning.league.LeagueConfig`), so flags and config
+files always offer the same settings. Precedence: the defaults, then
 ``--config FILE``, then the flags given. ``--resume`` reads the run's saved settings
 instead of the defaults and the file; flags still apply (``--steps`` extends a run).
 """
@@ -18,6 +19,7 @@ from tribune_env.errors import ConfigError
 
 from ..bounds import MAX_GAMES
 from ..learning import config as configs
+from ..learning.league import LeagueConfig
 from .options import (
     SEED,
     WORKERS,
@@ -33,19 +35,23 @@ from .options import (
 )
 
 
-def _setting_flags(command):
-    """One --flag per TrainConfig field, with None meaning 'not given'."""
-    for f in reversed(fields(configs.TrainConfig)):
-        kind = {int: click.INT, float: click.FLOAT, str: click.STRING}[type(f.default)]
-        bounds = f"{f.metadata['range']}; " if f.metadata["range"] else ""
-        command = click.option(
-            f"--{f.name.replace('_', '-')}",
-            f.name,
-            type=kind,
-            default=None,
-            help=f"{f.metadata['help']} [{bounds}default: {f.default}]",
-        )(command)
-    return command
+def _setting_flags(settings):
+    """One --flag per field of the settings dataclass (TrainConfig, LeagueConfig), with None meaning 'not given'."""
+
+    def add(command):
+        for f in reversed(fields(settings)):
+            kind = {int: click.INT, float: click.FLOAT, str: click.STRING}[type(f.default)]
+            bounds = f"{f.metadata['range']}; " if f.metadata["range"] else ""
+            command = click.option(
+                f"--{f.name.replace('_', '-')}",
+                f.name,
+                type=kind,
+                default=None,
+                help=f"{f.metadata['help']} [{bounds}default: {f.default}]",
+            )(command)
+        return command
+
+    return add
 
 
 @loads_models
@@ -72,7 +78,7 @@ def _setting_flags(command):
 @ray_address(
     "With --backend rllib: the Ray cluster to train on, 'auto' or HOST:PORT [default: start a Ray for this run]."
 )
-@_setting_flags
+@_setting_flags(configs.TrainConfig)
 def train_command(config_file, out, resume, ray_address, **flags):
     """Self-play training with PPO against a pool of baselines and earlier snapshots.
 
@@ -268,6 +274,73 @@ def exploit_command(agent, players, decisions, games, seed, start, config_file, 
         found = exploit.measure(agent, config, out, echo=click.echo)
     click.echo("\n" + exploit.table(found))
     click.echo(f"\nwrote {Path(out) / exploit.SUMMARY}; the best response plays as policy:{found['policy']}")
+
+
+@loads_models
+@click.command("league")
+@click.option(
+    "--config",
+    "config_file",
+    type=Recipe(),
+    help="The main network's training settings, as tribune train takes them (a TOML file or a shipped recipe: "
+    "league-2p): init_policy is the network it starts from, baselines the fixed part of its pool, steps its "
+    "decisions each round.",
+)
+@click.option(
+    "--exploit-config",
+    type=Recipe(),
+    help="The exploiters' training settings, as tribune exploit --config takes them, with the main network's "
+    "net_arch and workers [default: tribune train's defaults].",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="runs/league",
+    show_default=True,
+    callback=output(directory=True),
+    help="The league's directory: round-N/exploiter and round-N/main runs, rounds.csv, curve.png, policy.pt.",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Go on with the league in --out at its first unfinished step (--rounds extends it).",
+)
+@_setting_flags(LeagueConfig)
+def league_command(config_file, exploit_config, out, resume, **flags):
+    """Make a network hard to exploit: best responses to it, found and trained against, round after round.
+
+    Each round trains an exploiter (a best response, as tribune exploit does) against the current
+    network, then trains the network (as tribune train does) against a pool of the recipe's
+    baselines, every exploiter so far and every earlier network. After the last round one more
+    exploiter measures the last network. Writes each exploiter's win rates against the network
+    it attacked and the heuristic to rounds.csv and curve.png in --out, the latest network to
+    policy.pt (play it as policy:OUT/policy.pt).
+    """
+    with needs_extra("train", "tribune league"):  # the runs, the curve
+        import matplotlib  # noqa: F401
+        import sb3_contrib  # noqa: F401
+
+        from ..learning import league
+
+    given = {k: v for k, v in flags.items() if v is not None}
+    if resume and (config_file or exploit_config):
+        raise click.UsageError("--resume reads the league's own settings; leave out --config and --exploit-config")
+    with usage_errors():
+        if resume:
+            run = league.resume(out, given, echo=click.echo)
+        else:
+            main = configs.read(config_file) if config_file else configs.TrainConfig()
+            exploiters = configs.read(exploit_config) if exploit_config else configs.TrainConfig()
+            run = league.start(main, exploiters, LeagueConfig(**given), out, echo=click.echo)
+        click.echo(
+            f"a league at {run.main.players} players into {run.out}: {run.settings.rounds} round"
+            f"{'s' * (run.settings.rounds != 1)} of {run.main.steps:,} decisions, then the last network's exploiter"
+        )
+        rows = run.run()
+    click.echo("\n" + league.table(rows, run.main.players))
+    click.echo(
+        f"\nnetwork: {run.out / league.POLICY}; rounds: {run.out / league.ROUNDS}; curve: {run.out / league.CURVE}"
+    )
 
 
 @click.command("expert")
