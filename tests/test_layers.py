@@ -33,12 +33,14 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute module) for every import in the file, wherever it stands."""
+def imports(path: Path, at_import: bool = False) -> list[tuple[int, str]]:
+    """(line, absolute module) for every import in the file, wherever it stands; with
+    `at_import`, those that run when the module is imported (outside functions and classes)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in _module_level(tree) if at_import else ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -48,6 +50,38 @@ def imports(path: Path) -> list[tuple[int, str]]:
                 base = ".".join(anchor + ([base] if base else []))
             # `from package import module` imports the module: judge each name as one
             found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return found
+
+
+def _module_level(tree):
+    """The statements a module runs when imported: its body, into if/try/with blocks, not into definitions."""
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stack += [child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt | ast.excepthandler)]
+
+
+def circles(files) -> list[list[str]]:
+    """The import circles among the project's modules, counting the imports that run at import
+    time: each a list of modules that import one another, in turn."""
+    names = {module_name(path): path for path in files}
+    graph = {}
+    for name, path in names.items():
+        targets = {target if target in names else target.rpartition(".")[0] for _, target in imports(path, True)}
+        graph[name] = sorted(targets & set(names) - {name})
+    found, done = [], set()
+    for start in sorted(graph):  # a depth-first walk from each module; a path back to it is a circle
+        stack = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for target in graph[node]:
+                if target == start:
+                    found.append(path)
+                elif target not in path and target not in done:
+                    stack.append((target, [*path, target]))
+        done.add(start)
     return found
 
 
@@ -109,6 +143,23 @@ def test_no_engine_module_imports_an_adapter_library():
         if target.split(".")[0] in libraries
     ]
     assert found == []
+
+
+def test_no_modules_import_one_another():
+    """Import order never decides what works: no module is half-made when another reads it."""
+    assert circles(modules()) == []
+
+
+def test_the_circle_check_sees_a_circle(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    package = tmp_path / "agents"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from . import b\n")
+    (package / "b.py").write_text("try:\n    from .c import x\nexcept ImportError:\n    pass\n")
+    (package / "c.py").write_text("from agents.a import y\ndef later():\n    from . import b\n")
+    found = circles(sorted(package.glob("*.py")))
+    assert ["agents.a", "agents.b", "agents.c"] in found and all(len(circle) == 3 for circle in found)
 
 
 def test_the_checks_see_an_upward_import(tmp_path, monkeypatch):
