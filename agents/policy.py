@@ -121,17 +121,17 @@ def load_policy(path) -> Network:
 
 def table_sizes(saved: dict, path) -> tuple[int, ...]:
     """The table sizes a policy file says it was trained at: a list of player counts, () for a
-    file that does not say (one written before files said it) or a shipped network's, from
-    ``agents.trained.POLICIES``."""
+    file that does not say (one written before files said it); a shipped network's from
+    ``agents.trained.MANIFEST``."""
     players = saved.get("players", [])
     if not isinstance(players, list) or not all(type(n) is int and MIN_PLAYERS <= n <= MAX_PLAYERS for n in players):
         raise ConfigError(
             f"{weights.shown(path)}: players must be a list of table sizes from {MIN_PLAYERS} to {MAX_PLAYERS}, "
             f"got {brief(players)}"
         )
-    from .trained import POLICIES
+    from .trained import TRAINED_AT
 
-    shipped = [n for n, file in POLICIES.items() if Path(path).resolve() == file.resolve()]
+    shipped = next((sizes for file, sizes in TRAINED_AT.items() if Path(path).resolve() == file.resolve()), ())
     return tuple(players or shipped)
 
 

@@ -187,3 +187,41 @@ def test_the_recipe_starts_from_large_2p_saved_by_its_absolute_path(tmp_path, mo
     exploiters = configs.read(tmp_path / "out/exploit.toml")
     assert (exploiters.net_arch, exploiters.workers, exploiters.num_envs) == ("256,256", 1, 32)  # tribune exploit's
     assert made.settings.rounds == 1 and made.network(0) == start
+
+
+def started(tmp_path, monkeypatch, rounds: int = 1, baselines: str = "random=1"):
+    """A league set up in tmp_path/out from a tiny network, nothing run yet."""
+    from training.learning import league
+
+    monkeypatch.chdir(tmp_path)
+    start = tiny_network(tmp_path / "start.pt")
+    main = configs.from_dict({"init_policy": "start.pt", "baselines": baselines, "net_arch": "16"})
+    made = league.start(
+        main, configs.TrainConfig(), LeagueConfig(rounds=rounds), tmp_path / "out", echo=lambda *_: None
+    )
+    return made, start
+
+
+def test_the_pools_files_are_saved_by_their_absolute_paths(tmp_path, monkeypatch):
+    """So that the league resumes from any directory."""
+    _, start = started(tmp_path, monkeypatch, baselines="heuristic=2,policy:start.pt=1")
+    saved = configs.read(tmp_path / "out/config.toml")
+    assert saved.baselines == f"heuristic=2,policy:{start}=1" and saved.init_policy == str(start)
+
+
+def test_a_resumed_league_keeps_at_least_its_rounds(tmp_path, monkeypatch):
+    from training.learning import league
+
+    started(tmp_path, monkeypatch, rounds=2)
+    with pytest.raises(ConfigError, match="rounds cannot go below the league's 2"):
+        league.resume(tmp_path / "out", {"rounds": 1})
+    assert league.resume(tmp_path / "out", {"rounds": 3}).settings.rounds == 3
+
+
+@pytest.mark.parametrize("summary", [{"rows": []}, {"rows": [{}, {}], "minutes": 1}, [1, 2]])
+def test_a_damaged_exploiter_summary_is_refused_by_name(tmp_path, monkeypatch, summary):
+    made, _ = started(tmp_path, monkeypatch)
+    (tmp_path / "out/round-1/exploiter").mkdir(parents=True)
+    (tmp_path / "out/round-1/exploiter/exploit.json").write_text(json.dumps(summary))
+    with pytest.raises(ConfigError, match="exploit.json is not an exploiter's summary"):
+        made.report()

@@ -248,6 +248,7 @@ def test_a_policy_file_says_the_table_sizes_it_was_trained_at(tmp_path):
     network.save(tmp_path / "saved.pt")
     assert make_agent(f"policy:{tmp_path / 'saved.pt'}").players == (3, 5)
     assert make_agent("policy:shipped-4p").players == (4,)  # the shipped networks by the manifest
+    assert make_agent("policy:shipped-3p").players == (3, 4, 5)  # trained at every table size in turn
     assert load_policy(POLICIES[2]).players == (2,)
     for bad in ([7], "2", [True], [2.0]):
         message = refusal(f"policy:{write_policy(tmp_path / 'bad.pt', players=bad)}")

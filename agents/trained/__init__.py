@@ -16,7 +16,12 @@ continues ``large-2p.pt`` in a league against its best responses, it ``fine-2p.p
 from pathlib import Path
 
 SHIPPED = Path(__file__).with_name("advised-2p.zip")
-POLICIES = {
-    n: Path(__file__).with_name(name)
-    for n, name in {2: "league-2p.pt", 3: "tables-fine-3p.pt", 4: "win3-4p.pt", 5: "large2-5p.pt"}.items()
+# The shipped networks: for each table size, its file and the table sizes its recipe trained it at.
+MANIFEST = {
+    2: ("league-2p.pt", (2,)),
+    3: ("tables-fine-3p.pt", (3, 4, 5)),
+    4: ("win3-4p.pt", (4,)),
+    5: ("large2-5p.pt", (5,)),
 }
+POLICIES = {n: Path(__file__).with_name(name) for n, (name, _) in MANIFEST.items()}
+TRAINED_AT = {POLICIES[n]: sizes for n, (_, sizes) in MANIFEST.items()}

@@ -92,6 +92,12 @@ def plain(path: Path) -> Path:
     return path
 
 
+def plain_spec(spec: str) -> str:
+    """An agent spec of the pool, its file (if any) free of ',' and '='."""
+    name, _, rest = spec.partition(":")
+    return f"{name}:{plain(Path(rest))}" if name in ("policy", "rllib", "model") and rest else spec
+
+
 def policy_spec(path: Path) -> str:
     """A policy file as a frozen member of a pool, or as an exploiter's target."""
     return f"policy:{plain(path)}"
@@ -197,19 +203,28 @@ class League:
         from .exploit import SUMMARY
         from .runs import RunFiles
 
-        found = files.read_json(self.exploiter(number) / SUMMARY, MAX_BYTES)
-        network, heuristic = found["rows"]
+        path = self.exploiter(number) / SUMMARY
+        found = files.read_json(path, MAX_BYTES)
+        try:
+            network, heuristic = found["rows"]
+            rates = [(r["win_rate"], *r["win_ci"]) for r in (network, heuristic)]
+            minutes = float(found["minutes"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(
+                f"{path} is not an exploiter's summary ({type(exc).__name__}: {exc}); delete it to measure again"
+            ) from None
         state = RunFiles(self.trainee(number)).state
         main = files.read_json(state, MAX_BYTES)["seconds"] / 60 if self.network(number).exists() else 0.0
+        (vs_network, network_low, network_high), (vs_heuristic, heuristic_low, heuristic_high) = rates
         return {
             "round": number,
-            "vs_network": network["win_rate"],
-            "vs_network_low": network["win_ci"][0],
-            "vs_network_high": network["win_ci"][1],
-            "vs_heuristic": heuristic["win_rate"],
-            "vs_heuristic_low": heuristic["win_ci"][0],
-            "vs_heuristic_high": heuristic["win_ci"][1],
-            "minutes": round(found["minutes"] + main, 1),
+            "vs_network": vs_network,
+            "vs_network_low": network_low,
+            "vs_network_high": network_high,
+            "vs_heuristic": vs_heuristic,
+            "vs_heuristic_low": heuristic_low,
+            "vs_heuristic_high": heuristic_high,
+            "minutes": round(minutes + main, 1),
         }
 
 
@@ -225,8 +240,11 @@ def start(
         raise ConfigError(f"{out} is not empty: resume the league there (--resume), or choose another directory")
     if not first.is_file():
         raise ConfigError(f"bad league config: init_policy {main.init_policy!r} names no file")
+    from agents import locate
+
     exploiters = exploiters.replace(net_arch=main.net_arch, workers=main.workers)
-    league = League(out, main.replace(init_policy=str(first)), exploiters, settings, echo)
+    pool = ",".join(f"{plain_spec(locate(spec))}={weight:.12g}" for spec, weight in main.pool())
+    league = League(out, main.replace(init_policy=str(first), baselines=pool), exploiters, settings, echo)
     league.save()
     return league
 
@@ -238,6 +256,8 @@ def resume(out, changes: dict, echo=print) -> League:
         raise ConfigError(f"nothing to resume in {out}: no {SETTINGS}")
     saved = LeagueConfig.from_dict(files.read_json(out / SETTINGS, MAX_BYTES), str(out / SETTINGS))
     settings = replace(saved, **changes)
+    if settings.rounds < saved.rounds:  # its latest network would give way to an earlier one
+        raise ConfigError(f"bad league setting: rounds cannot go below the league's {saved.rounds} on resume")
     league = League(out, configs.read(out / MAIN), configs.read(out / EXPLOITERS), settings, echo)
     league.save()
     return league
