@@ -51,8 +51,9 @@ OPTION_FORMS = {
     "program": "program:cmd=COMMAND[,key=value,...]",
 }
 
-# Agents that reach this machine's files or run its programs: a server others reach refuses them.
-LOCAL_ONLY = {*FILE_AGENTS, "program"}
+# Agents that reach this machine's files (by a path, or a net=PATH option) or run its programs:
+# a server others reach refuses them.
+LOCAL_ONLY = {*FILE_AGENTS, "guided", "expert", "openspiel-ismcts", "program"}
 
 
 def spec_forms() -> list[str]:

@@ -9,22 +9,29 @@ The program answers each ``decision`` and ``error`` with one line, ``{"move": "<
 
 Nothing the program does stops the game: a malformed line or an illegal move is a failed
 answer (asked again, then forfeited, as for every text agent); a program that exits, closes
-its output or keeps silent past the timeout is stopped, reported (a warning, and ``failures``
-in the agent's tally), and forfeits the rest of the game; the next game starts it again. Its
-input and output are served by threads, so neither a program that stops reading nor one that
-floods its output can block tribune; a line over 1 MiB is refused. What the program writes to
-its standard error goes to tribune's.
+its input or output or keeps silent past the timeout is stopped, reported (a warning, and
+``failures`` in the agent's tally), and forfeits the rest of the game; the next game starts it
+again. Its input and output are served by threads, so neither a program that stops reading nor
+one that floods its output can block tribune; a line over 1 MiB is refused. The program runs in
+a session of its own, and stopping it kills every process it started. What it writes to its
+standard error goes to tribune's.
+
+One agent plays one seat (a program holds one seat's conversation): a game that seats it twice
+(``Tribune-v0`` with one agent as all the opponents) is refused with a ConfigError.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import shlex
 import shutil
+import signal
 import subprocess
 import threading
+import time
 import weakref
 
 from tribune_env.errors import AnswerError, ConfigError, brief
@@ -38,6 +45,7 @@ PROTOCOL = 1  # the version in every start message
 MAX_LINE = 2**20  # bytes of one line from the program
 UNREAD = 100  # lines held from the program before its writes wait
 GRACE = 2.0  # seconds a program has to exit once its input is closed
+POLL = 0.05  # seconds between looks at whether a program awaited has exited or closed its input
 TOO_LONG = b""  # stands for a line over MAX_LINE bytes (a real line is never empty: it ends in a newline)
 
 
@@ -52,7 +60,6 @@ class ProgramAgent(TextSeatAgent):
         super().__init__(seed, retries, timeout)
         self.argv = command(cmd)
         self._program = None  # the running Program, started at a game's first decision
-        self._seed = seed
         self._open = False  # a start was sent, and no end yet
         self._failure = None  # why the program gave no answer this game
 
@@ -61,18 +68,23 @@ class ProgramAgent(TextSeatAgent):
 
     def reset(self, seed: int | None = None) -> None:
         if self._open:  # the last game stopped before its end
-            self._send({"type": "end", "outcome": None, "counts": self.tally()})
+            self._send({"type": "end", "outcome": None, "counts": self.tally()}, next(iter(self._seats)))
             self._open = False
         super().reset(seed)
-        self._seed, self._failure = seed, None
+        self._failure = None
 
     def close(self) -> None:
-        """Stop the program (closing its input, then killing it if it is still running after 2 s)."""
+        """Stop the program (closing its input, then, 2 s later, killing it and every process it started)."""
         if self._program is not None:
             self._program.stop()
             self._program = None
 
     def begin(self, view) -> None:
+        if self._seats:
+            raise ConfigError(
+                f"{self} plays one seat, player_{next(iter(self._seats))}, and is given player_{view.seat} too: "
+                "give each seat its own program agent (for Tribune-v0, a list of opponents)"
+            )
         if self._program is None or self._program.process.poll() is not None:  # none yet, or it exited between games
             self.close()
             try:
@@ -80,43 +92,53 @@ class ProgramAgent(TextSeatAgent):
             except OSError as exc:
                 self._fail(view.seat, f"could not start: {exc}")
                 return
-        self._send(
-            {"type": "start", "protocol": PROTOCOL, "seat": view.seat, "players": view.num_players, "seed": self._seed}
-        )
+        self._send({"type": "start", "protocol": PROTOCOL, "seat": view.seat, "players": view.num_players}, view.seat)
         self._open = True
 
     def ask(self, view: dict, problem: str | None) -> str:
-        if self._failure is not None:
-            raise Unanswered(self._failure)
-        if problem is None:
-            self._program.drop_unasked()
-            self._send({"type": "decision", **view, "prompt": prompt(view), "attempts": 1 + self.retries})
-        else:
-            self._send({"type": "error", "message": problem})
-        try:
-            line = self._program.receive(self.timeout)
-        except queue.Empty:
-            self._fail(view["seat"], f"gave no answer within {self.timeout:g} s")
-            raise Unanswered(self._failure) from None
-        if line is None:
-            self._fail(view["seat"], self._program.ended())
-            raise Unanswered(self._failure)
-        return read_line(line, view)
+        if self._failure is None:
+            try:
+                if problem is None:
+                    self._drop_unasked(view["seat"])
+                    self._program.send(
+                        {"type": "decision", **view, "prompt": prompt(view), "attempts": 1 + self.retries}
+                    )
+                else:
+                    self._program.send({"type": "error", "message": problem})
+                return read_line(self._program.receive(self.timeout), view)
+            except Unanswered as exc:
+                self._fail(view["seat"], str(exc))
+        raise Unanswered(self._failure)
 
     def forfeited(self, move: dict, view: dict, problem: str | None) -> None:
         super().forfeited(move, view, problem)
-        self._send({"type": "forfeit", "message": problem, **move})
+        self._send({"type": "forfeit", "message": problem, **move}, view["seat"])
 
     def end(self, view) -> None:
         if self._open:
-            seen = self._seat.view(view)
-            self._send({"type": "end", **seen, "outcome": seen["table"]["over"], "counts": self.tally()})
+            seen = self._seats[view.seat].view(view)
+            self._send({"type": "end", **seen, "outcome": seen["table"]["over"], "counts": self.tally()}, view.seat)
             self._open = False
         super().end(view)
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: dict, seat: int) -> None:
         if self._failure is None and self._program is not None:
-            self._program.send(message)
+            try:
+                self._program.send(message)
+            except Unanswered as exc:
+                self._fail(seat, str(exc))
+
+    def _drop_unasked(self, seat: int) -> None:
+        """Drop what the program wrote unasked (it would answer the wrong question), with one warning for all."""
+        dropped = self._program.drop_unasked()
+        if dropped:
+            log.warning(
+                "%s in seat %d: dropped %d line(s) the program wrote unasked, the first %s",
+                self,
+                seat,
+                len(dropped),
+                _shown(dropped[0]),
+            )
 
     def _fail(self, seat: int, why: str) -> None:
         """The program gave up or was given up: stopped, reported, and the seat forfeits the rest of the game."""
@@ -175,36 +197,60 @@ class Program:
     """A running program and the two threads that serve its input and output."""
 
     def __init__(self, argv: list[str]):
-        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        # a session of its own, so that stopping it reaches the processes it starts (they hold its pipes)
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
         self._outbox = queue.Queue()  # lines to write, then None to close its input
         self._inbox = queue.Queue(UNREAD)  # lines read (TOO_LONG for one over MAX_LINE), then None
-        threading.Thread(target=_write, args=(self.process.stdin, self._outbox), daemon=True).start()
+        self._writer = threading.Thread(target=_write, args=(self.process.stdin, self._outbox), daemon=True)
+        self._writer.start()
         threading.Thread(target=_read, args=(self.process.stdout, self._inbox), daemon=True).start()
         self.stop = weakref.finalize(self, _stop, self.process, self._outbox)  # also when dropped, or at exit
 
     def send(self, message: dict) -> None:
+        """Queue `message` for the program; Unanswered if it has closed its input (nothing would reach it)."""
+        if not self._writer.is_alive():
+            raise Unanswered(self._gone())
         self._outbox.put((json.dumps(message) + "\n").encode())
 
-    def receive(self, timeout: float) -> bytes | None:
-        """The next line; None once the program's output has ended; queue.Empty after `timeout` seconds."""
-        line = self._inbox.get(timeout=timeout)
-        if line is None:
-            self._inbox.put(None)  # and every later call
-        return line
+    def receive(self, timeout: float) -> bytes:
+        """The program's next line; Unanswered saying why if it exits, closes its input or output, or
+        writes none within `timeout` seconds."""
+        deadline, gone = time.monotonic() + timeout, None
+        while True:
+            try:
+                line = self._inbox.get(timeout=POLL if gone else min(POLL, max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                if gone:  # a look later, nothing it wrote before going is left to read
+                    raise Unanswered(gone) from None
+                if time.monotonic() >= deadline:
+                    raise Unanswered(f"gave no answer within {timeout:g} s") from None
+                gone = self._gone()
+                continue
+            if line is None:
+                self._inbox.put(None)  # for every later call
+                raise Unanswered(self._ended())
+            return line
 
-    def drop_unasked(self) -> None:
-        """Drop the lines the program wrote when no answer was asked (they would answer the wrong question)."""
+    def drop_unasked(self) -> list[bytes]:
+        """Take out and return the lines the program wrote when no answer was asked."""
+        dropped = []
         try:
-            while True:
-                line = self._inbox.get_nowait()
-                if line is None:
-                    self._inbox.put(None)
-                    return
-                log.warning("dropped a line the program wrote unasked: %s", _shown(line))
+            while (line := self._inbox.get_nowait()) is not None:
+                dropped.append(line)
+            self._inbox.put(None)
         except queue.Empty:
             pass
+        return dropped
 
-    def ended(self) -> str:
+    def _gone(self) -> str | None:
+        """Why the program can answer no more though its output is open (a process it started may
+        hold that): it exited, or closed its input; None while it is running and reading."""
+        code = self.process.poll()
+        if code is not None:
+            return f"exited with code {code}"
+        return None if self._writer.is_alive() else "closed its input"
+
+    def _ended(self) -> str:
         """How the program's output ended, for the report."""
         try:
             code = self.process.wait(GRACE)
@@ -238,9 +284,17 @@ def _read(stream, inbox: queue.Queue) -> None:
 
 
 def _stop(process: subprocess.Popen, outbox: queue.Queue) -> None:
+    """Close the program's input, give it GRACE seconds to exit, then kill it and every process it started."""
     outbox.put(None)
     try:
         process.wait(GRACE)
     except subprocess.TimeoutExpired:
+        pass
+    if os.name == "nt":  # no process groups: the program alone
         process.kill()
-        process.wait()
+    else:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # its session's group: the id is kept while a member lives
+        except ProcessLookupError:  # none left
+            pass
+    process.wait()

@@ -5,9 +5,11 @@ table as the seat may see it, the legal moves numbered) and reads the answer bac
 (:func:`~tribune_env.text_seat.read_move`: exactly, then tolerantly). A malformed or illegal
 answer is asked again with what was wrong, up to `retries` times; then the seat forfeits that
 decision: it plays a random legal move from its own seeded generator, so the game goes on and
-replays from its seed. Exceptions and timeouts of the answerer are failed answers, never a
-crash. The agent counts decisions, retries and forfeits per game (:meth:`TextSeatAgent.tally`,
-which tournaments add up) and logs them when a game ends, as a warning if it forfeited.
+replays from its seed given the same answers. Exceptions and timeouts of the answerer are
+failed answers, never a crash. The agent counts decisions, retries and forfeits per game
+(:meth:`TextSeatAgent.tally`, which tournaments add up) and logs them when a game ends, as a
+warning if it forfeited. A :class:`TextAgent` may sit in several seats of a game (the opponents
+of ``Tribune-v0`` given as one agent): it follows each seat's view apart, its counts shared.
 
 :class:`TextAgent` asks a Python function ``answer(prompt) -> str``; :class:`agents.program.ProgramAgent`
 asks another program over JSON lines (docs/text-seat.md).
@@ -53,16 +55,16 @@ class TextSeatAgent(Agent):
 
     def _new_game(self) -> None:
         self._counts = Counter(dict.fromkeys(self.COUNTS, 0))
-        self._seat = None  # the game's TextSeat, from its first decision
+        self._seats = {}  # seat -> its TextSeat, from its first decision (an agent may sit in several)
 
     def tally(self) -> dict:
         return dict(self._counts)
 
     def act(self, observation, action_mask, view) -> int:
-        if self._seat is None:
-            self._seat = TextSeat(view.seat)
+        if view.seat not in self._seats:
             self.begin(view)
-        seen = self._seat.view(view)
+            self._seats[view.seat] = TextSeat(view.seat)
+        seen = self._seats[view.seat].view(view)
         self._count("decisions")
         problem = None
         for attempt in range(1 + self.retries):
@@ -93,7 +95,7 @@ class TextSeatAgent(Agent):
         )
 
     def begin(self, view) -> None:
-        """The game's first decision is coming (a subclass may tell its answerer)."""
+        """The first decision of the seat of `view` in this game is coming (a subclass may tell its answerer)."""
 
     def ask(self, view: dict, problem: str | None):
         """The answer to the decision `view` (:meth:`TextSeat.view`); `problem` says what was

@@ -10,6 +10,8 @@ pasted, its client as the program of a seat.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import shlex
 import sys
 import textwrap
@@ -25,7 +27,7 @@ from agents.program import MAX_LINE, TOO_LONG, ProgramAgent, read_line
 from agents.text import TextAgent
 from training.arena import report
 from training.arena import tournament as t
-from training.arena.games import derive_seed, play_game, reset_agents
+from training.arena.games import play_game, reset_agents
 from training.cli import main
 from tribune_env import DEFAULT_DATA, ActionSpace, ConfigError, Game, IllegalActionError, PlayerView
 from tribune_env.errors import AnswerError
@@ -164,6 +166,8 @@ def test_an_answer_names_a_move_exactly_then_tolerantly(answer, action):
         (None, "an answer must be text, got NoneType"),
         (3, "an answer must be text, got int"),
         ("x" * 500, "'xxxxxxxx"),  # quoted, cut short
+        ("1" * 5000, "'1111111111.*' is not the number of a legal move"),  # past what int() reads
+        ("0" * 7 + "1", "is not the number of a legal move"),
     ],
 )
 def test_an_answer_naming_no_legal_move_says_why(answer, problem):
@@ -219,6 +223,10 @@ def not_legal_now(text):
     return next(label for label in LABELS if label not in listed(text))
 
 
+def many_digits(text):
+    return "1" * 5000
+
+
 @pytest.mark.parametrize(
     "answer, problem",
     [
@@ -228,6 +236,7 @@ def not_legal_now(text):
         (raises, "the answer failed: RuntimeError: the model is down"),
         (off_the_list, "'999' is not the number of a legal move"),
         (not_legal_now, "is none of the"),
+        (many_digits, "is not the number of a legal move"),
     ],
 )
 def test_a_bad_answer_is_asked_again_then_forfeited(answer, problem):
@@ -264,8 +273,8 @@ def test_a_slow_answer_times_out_and_is_asked_again():
     assert "the answer failed: TimeoutError: no answer within 0.2 s" in calls[1]
 
 
-def test_a_game_replays_from_its_seed_whatever_the_answers():
-    """The answerer's moves and the forfeits' random moves alike come from the game's seed."""
+def test_a_game_replays_from_its_seed_given_the_same_answers():
+    """Given the same answers, the forfeits' random moves come from the game's seed alone."""
 
     def actions(seed, answer):
         return play(3, seed, TextAgent(answer=answer))[1].actions
@@ -273,6 +282,27 @@ def test_a_game_replays_from_its_seed_whatever_the_answers():
     assert actions(7, garbage) == actions(7, garbage)
     assert actions(7, garbage) != actions(8, garbage)
     assert actions(7, Scripted(1)) == actions(7, Scripted(1))
+
+
+def test_one_text_agent_plays_several_seats_each_with_its_own_view():
+    """Tribune-v0's opponents given as one agent: the agent sits in every other seat."""
+    import gymnasium as gym
+
+    answerer = Scripted(3)
+    agent = TextAgent(answer=answerer)
+    env = gym.make("Tribune-v0", num_players=3, opponents=agent)
+    observation, info = env.reset(seed=0)
+    while True:
+        observation, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated or truncated:
+            break
+    assert {text.split(" in a ")[0] for text in answerer.prompts} == {"You are player_1", "You are player_2"}
+    agents_seats = [make_agent("random"), agent, agent]
+    game = Game(3, seed=4)
+    reset_agents(agents_seats, 4)
+    played = play_game(game, agents_seats, ["random", "text", "text"])
+    assert game.is_over
+    assert agent.tally() == {"decisions": played.decisions[1] + played.decisions[2], "retries": 0, "forfeits": 0}
 
 
 @pytest.mark.parametrize(
@@ -476,7 +506,7 @@ def test_a_program_is_told_of_the_game_its_errors_its_forfeits_and_the_end(tmp_p
     assert kinds[:6] == ["start", "decision", "error", "error", "forfeit", "decision"]
     assert kinds.count("decision") == played.decisions[0] and kinds[-1] == "end" and kinds.count("end") == 1
     start, decision, error, _, forfeit = messages[:5]
-    assert start == {"type": "start", "protocol": 1, "seat": 0, "players": 3, "seed": derive_seed(6, 0)}
+    assert start == {"type": "start", "protocol": 1, "seat": 0, "players": 3}
     assert decision["attempts"] == 3 and decision["prompt"] == prompt({k: decision[k] for k in VIEW_KEYS})
     assert error == {"type": "error", "message": "not a line of JSON: 'garbage'"}
     assert forfeit["label"] == LABELS[forfeit["action"]] == moves_of(0, game, played.actions)[0]
@@ -486,8 +516,21 @@ def test_a_program_is_told_of_the_game_its_errors_its_forfeits_and_the_end(tmp_p
     assert (agent.tally()["retries"], agent.tally()["forfeits"]) == (2, 1)
 
 
+def test_the_start_message_tells_nothing_of_the_deal(tmp_path, programs):
+    """No seed, nor anything else that differs between games of other seeds: the program could deal them again."""
+    record = tmp_path / "messages.jsonl"
+    agent = program(tmp_path, RECORDS)
+    agent.argv.append(str(record))
+    programs.append(agent)
+    for seed in (6, 7, 8):
+        play(3, seed, agent)
+    starts = [m for m in map(json.loads, record.read_text().splitlines()) if m["type"] == "start"]
+    assert len(starts) == 3 and "seed" not in starts[0]
+    assert starts[0] == starts[1] == starts[2] == {"type": "start", "protocol": 1, "seat": 0, "players": 3}
+
+
 def test_a_program_seat_replays_from_its_seed(tmp_path, programs):
-    """The documented client seeds its moves with the start message's seed, the agent's for the game."""
+    """The documented client seeds its moves alike at every game, so the game's seed decides the rest."""
 
     def actions(seed):
         agent = program(tmp_path, client())
@@ -547,6 +590,118 @@ def test_a_program_over_a_long_line_is_refused_and_asked_again(tmp_path, program
         "forfeits": 0,
         "failures": 0,
     }
+
+
+def test_a_program_agent_refuses_a_second_seat(tmp_path, programs):
+    """One program holds one seat's conversation: Tribune-v0 with one program agent as every opponent stops at once."""
+    import gymnasium as gym
+
+    agent = program(tmp_path, client())
+    programs.append(agent)
+    env = gym.make("Tribune-v0", num_players=3, opponents=agent)
+    with pytest.raises(
+        ConfigError, match=r"plays one seat, player_\d, and is given player_\d too: give each seat its own"
+    ):
+        for seed in range(20):  # until a game reaches the second seat before the learner's first move
+            env.reset(seed=seed)
+
+
+SPAWNS = """
+import subprocess, sys
+helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])  # holds the output too
+with open(sys.argv[1], "w") as record:
+    record.write(str(helper.pid))
+sys.stdin.readline()  # the start
+"""
+
+
+def running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, killed and not yet reaped by its new parent, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_program_that_exits_is_noticed_at_once_and_the_processes_it_started_are_stopped(tmp_path, programs, caplog):
+    """Its helper keeps the output open, so only the exit itself tells that no answer will come."""
+    pid_file = tmp_path / "helper.pid"
+    agent = program(tmp_path, SPAWNS, timeout=30)
+    agent.argv.append(str(pid_file))
+    programs.append(agent)
+    start = time.perf_counter()
+    game, played = play(2, 3, agent)
+    assert time.perf_counter() - start < 10 and game.is_over
+    assert agent.tally()["failures"] == 1 and agent.tally()["forfeits"] == played.decisions[0]
+    assert "the program exited with code 0; the seat forfeits the rest of the game" in caplog.text
+    helper = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while running(helper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(helper)
+
+
+CHATTERS = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "decision":
+        print(json.dumps({"move": message["legal"][0]["label"]}), flush=True)
+    elif message["type"] == "end":
+        for k in range(50):
+            print(json.dumps({"chatter": k}), flush=True)
+"""
+
+
+def test_lines_written_unasked_are_dropped_with_one_warning(tmp_path, programs, caplog):
+    agent = program(tmp_path, CHATTERS)
+    programs.append(agent)
+    play(2, 1, agent)
+    time.sleep(1)  # the 50 lines written at the end are read
+    with caplog.at_level(logging.WARNING, logger="agents.program"):
+        game, played = play(2, 2, agent)
+    dropped = [r.getMessage() for r in caplog.records if "unasked" in r.getMessage()]
+    assert dropped == [
+        f"{agent} in seat 0: dropped 50 line(s) the program wrote unasked, the first '{{\"chatter\": 0}}'"
+    ]
+    assert agent.tally() == {"decisions": played.decisions[0], "retries": 0, "forfeits": 0, "failures": 0}
+
+
+CLOSES_INPUT = """
+import json, os, sys
+sys.stdin.readline()  # the start
+os.close(0)
+while True:  # answers blindly, the first move listed, without reading a question
+    print(json.dumps({"move": "1"}), flush=True)
+"""
+
+
+def test_a_program_that_closes_its_input_fails_the_game(tmp_path, programs, caplog):
+    """Else the messages for it would pile up unread, however long it answers blindly."""
+    agent = program(tmp_path, CLOSES_INPUT)
+    programs.append(agent)
+    game, played = play(2, 4, agent)
+    assert game.is_over and agent.tally()["failures"] == 1
+    assert agent.tally()["forfeits"] >= played.decisions[0] - 3  # the questions written before it closed
+    assert "the program closed its input; the seat forfeits the rest of the game" in caplog.text
+
+
+def test_a_web_match_tells_a_program_its_end(tmp_path, programs):
+    from training.web.matches import Match
+
+    record = tmp_path / "messages.jsonl"
+    spec = f"program:cmd={shlex.join([sys.executable, str(tmp_path / 'bot.py'), str(record)])}"
+    (tmp_path / "bot.py").write_text(RECORDS)
+    settings = {"num_players": 2, "victory_card": None, "point_variant": False, "round_limit": 3}
+    match = Match(settings, 0, [spec], 5, on_end=lambda record: None)
+    programs.append(match.agents[1])
+    while not match.game.is_over:
+        match.play(int(match.game.legal_actions()[0]))
+    programs[0].close()  # the program writes down what it was sent before it exits
+    ends = [m for m in map(json.loads, record.read_text().splitlines()) if m["type"] == "end"]
+    assert len(ends) == 1 and ends[0]["outcome"]["truncated"] is True
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from .render import written
 
 INSTRUCTION = "Answer with one legal move: its label as written above, or its number."
 AROUND = " \t\r\n\"'`*#[]“”‘’«».,;:!?"  # quotes, emphasis and punctuation an answer may wrap a move in
+DIGITS = 6  # a longer number is no move's: not read at all (int() refuses a few thousand digits)
 
 
 class TextSeat:
@@ -84,7 +85,7 @@ def read_move(answer, view: dict) -> int:
     if text in plain:
         return plain[text]
     if text.isdecimal():
-        if 1 <= int(text) <= len(moves):
+        if len(text) <= DIGITS and 1 <= int(text) <= len(moves):
             return moves[int(text) - 1]["action"]
         raise AnswerError(f"{_shown(text)} is not the number of a legal move: they go from 1 to {len(moves)}")
     named = [label for label in plain if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", text)]

@@ -82,6 +82,8 @@ class Match:
                 raise AgentError(f"agent {self.specs[p]!r} in seat {p} chose an illegal action: {exc}") from None
         if game.is_over and self.record is None:
             self.record = saving.record(game, self.specs)
+            for p, agent in enumerate(self.agents):  # as play_game tells them (a program seat's end message)
+                agent.end(PlayerView(game, p))
             self.agents = []  # let their networks go: a finished match holds only its game and record
             self.warning = self.on_end(self.record)
 
