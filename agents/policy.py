@@ -129,10 +129,11 @@ def table_sizes(saved: dict, path) -> tuple[int, ...]:
             f"{weights.shown(path)}: players must be a list of table sizes from {MIN_PLAYERS} to {MAX_PLAYERS}, "
             f"got {brief(players)}"
         )
+    if players:
+        return tuple(players)
     from .trained import TRAINED_AT
 
-    shipped = next((sizes for file, sizes in TRAINED_AT.items() if Path(path).resolve() == file.resolve()), ())
-    return tuple(players or shipped)
+    return next((sizes for file, sizes in TRAINED_AT.items() if Path(path).resolve() == file.resolve()), ())
 
 
 def start_from(model, path) -> None:

@@ -94,8 +94,10 @@ def plain(path: Path) -> Path:
 
 def plain_spec(spec: str) -> str:
     """An agent spec of the pool, its file (if any) free of ',' and '='."""
+    from agents import FILE_AGENTS
+
     name, _, rest = spec.partition(":")
-    return f"{name}:{plain(Path(rest))}" if name in ("policy", "rllib", "model") and rest else spec
+    return f"{name}:{plain(Path(rest))}" if name in FILE_AGENTS and rest else spec
 
 
 def policy_spec(path: Path) -> str:
@@ -207,7 +209,9 @@ class League:
         found = files.read_json(path, MAX_BYTES)
         try:
             network, heuristic = found["rows"]
-            rates = [(r["win_rate"], *r["win_ci"]) for r in (network, heuristic)]
+            row = {"round": number}
+            for key, measured in (("vs_network", network), ("vs_heuristic", heuristic)):
+                row[key], (row[f"{key}_low"], row[f"{key}_high"]) = measured["win_rate"], measured["win_ci"]
             minutes = float(found["minutes"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(
@@ -215,17 +219,7 @@ class League:
             ) from None
         state = RunFiles(self.trainee(number)).state
         main = files.read_json(state, MAX_BYTES)["seconds"] / 60 if self.network(number).exists() else 0.0
-        (vs_network, network_low, network_high), (vs_heuristic, heuristic_low, heuristic_high) = rates
-        return {
-            "round": number,
-            "vs_network": vs_network,
-            "vs_network_low": network_low,
-            "vs_network_high": network_high,
-            "vs_heuristic": vs_heuristic,
-            "vs_heuristic_low": heuristic_low,
-            "vs_heuristic_high": heuristic_high,
-            "minutes": round(minutes + main, 1),
-        }
+        return {**row, "minutes": round(minutes + main, 1)}
 
 
 def start(
