@@ -30,7 +30,7 @@ heuristic's pricing and a search's rollouts call it without leaving machine code
 ``benchmarks/heuristic_vs_random.py`` reports its cost.
 
 A player's *row* (:data:`ROW`) holds what the potential reads; a *change* (:data:`CHANGE`)
-is a hypothetical gain added to a row (:func:`changed`), so agents can price what an action
+is a hypothetical gain added to a row (:func:`potential_after`), so agents can price what an action
 brings: :func:`potential` gives one player's potential, optionally after such a change.
 """
 
@@ -130,6 +130,9 @@ def no_change():
     return out
 
 
+_NO_CHANGE = no_change()  # a compiled function reads it as a constant
+
+
 @entry
 def evaluate_state(buf, k, seat):
     """:func:`evaluate_position` on a state buffer and its parameters."""
@@ -153,7 +156,7 @@ def evaluate_state(buf, k, seat):
 @entry
 def changed_potential(buf, k, player, change):
     s = views(buf, k)
-    return potential_of(changed(player_row(s, k, player), change), k)
+    return potential_after(player_row(s, k, player), change, k)
 
 
 @compiled
@@ -172,20 +175,6 @@ def player_row(s, k, p):
     row[CONTROLS_] = controls
     row[VESTAL_] = s.markers[p, VESTALS]
     return row
-
-
-@compiled
-def changed(row, change):
-    """A copy of a row after a hypothetical change (an expired temporary favor stays off)."""
-    out = row.copy()
-    for i in range(len(_ADDED_TO)):
-        out[_ADDED_TO[i]] += change[i]
-    out[TILE_] = max(out[TILE_], change[TILE])
-    out[ETERNAL_] = 1.0 if out[ETERNAL_] or change[ETERNAL] else 0.0
-    out[TEMP_] = 1.0 if (out[TEMP_] or change[TEMP_FAVOR]) and not out[ETERNAL_] else 0.0
-    if change[CONTROL] >= 0:
-        out[CONTROLS_] = int(out[CONTROLS_]) | 1 << int(change[CONTROL])
-    return out
 
 
 @compiled
@@ -211,62 +200,71 @@ def _bits(x):
 @compiled
 def potential_of(row, k):
     """Points: progress (or the race to the marker goal), score, cards and control."""
-    extra = CARD_POINTS * row[CARDS_] + CONTROL_POINTS * _bits(int(row[CONTROLS_]))
-    if not k[K.VICTORY]:
-        race = RACE_WEIGHT * min(row[MARKERS_] / k[K.POINT_VARIANT_MARKERS], 1.0)
-        return race + score(row, k) + extra
-    progress = 1.0 if row[DECLARED_] >= 0 else progress_of(row, k)
-    return VICTORY_WEIGHT * progress + score(row, k) + extra
+    return potential_after(row, _NO_CHANGE, k)
 
 
 @compiled
-def score(row, k):
-    """The engine's scoring table (``scoring.points``) on a row."""
-    return points(
-        k,
-        row[TILE_],
-        row[ETERNAL_],
-        row[TEMP_],
-        row[LEGIONS_],
-        row[LAURELS_],
-        row[MONEY_],
-        row[MARKERS_],
-        row[DECLARED_] == 0,
-    )
+def potential_after(row, change, k):
+    """The potential of the row after a hypothetical change (an expired temporary favor stays off).
 
-
-@compiled
-def progress_of(row, k):
-    """Weighted share of the victory card met: the best `need` objectives count fully."""
+    The changed row is never built: the heuristic prices every action by it, and an array a
+    call costs more than the arithmetic."""
+    money, laurels = row[MONEY_] + change[MONEY], row[LAURELS_] + change[LAURELS]
+    legions, markers = row[LEGIONS_] + change[LEGIONS], row[MARKERS_] + change[MARKERS]
+    tile = max(row[TILE_], change[TILE])
+    eternal = 1.0 if row[ETERNAL_] or change[ETERNAL] else 0.0
+    temp = 1.0 if (row[TEMP_] or change[TEMP_FAVOR]) and not eternal else 0.0
     controls = int(row[CONTROLS_])
-    credit = np.empty(NUM_OBJECTIVES)
-    credit[Objective.TRIBUNE] = _tribune_credit(row[TILE_], controls)
-    credit[Objective.FAVOR] = _favor_credit(row[ETERNAL_] or row[TEMP_], controls, row[VESTAL_])
-    credit[Objective.LAURELS] = _credit(row[LAURELS_], k[K.V_LAURELS])
-    credit[Objective.LEGIONS] = _credit(row[LEGIONS_], k[K.V_LEGIONS])
-    credit[Objective.DENARII] = _credit(row[MONEY_], k[K.V_DENARII])
-    credit[Objective.MARKERS] = _credit(row[MARKERS_], k[K.V_MARKERS])
+    if change[CONTROL] >= 0:
+        controls |= 1 << int(change[CONTROL])
+    declared = row[DECLARED_]
+    extra = CARD_POINTS * (row[CARDS_] + change[CARDS]) + CONTROL_POINTS * _bits(controls)
+    score = points(k, tile, eternal, temp, legions, laurels, money, markers, declared == 0)
+    if not k[K.VICTORY]:
+        return RACE_WEIGHT * min(markers / k[K.POINT_VARIANT_MARKERS], 1.0) + score + extra
+    if declared >= 0:
+        progress = 1.0
+    else:
+        favored = eternal or temp
+        progress = progress_of(k, tile, controls, favored, row[VESTAL_], laurels, legions, money, markers)
+    return VICTORY_WEIGHT * progress + score + extra
+
+
+@compiled
+def progress_of(k, tile, controls, favored, vestal_marker, laurels, legions, money, markers):
+    """Weighted share of the victory card met: the best `need` objectives count fully."""
+    credit = (  # in the order of Objective
+        _tribune_credit(tile, controls),
+        _favor_credit(favored, controls, vestal_marker),
+        _credit(laurels, k[K.V_LAURELS]),
+        _credit(legions, k[K.V_LEGIONS]),
+        _credit(money, k[K.V_DENARII]),
+        _credit(markers, k[K.V_MARKERS]),
+    )
     need, obligatory = k[K.V_NEED], k[K.V_OBLIGATORY]
     weights = need + (OBLIGATORY - 1 if obligatory >= 0 else 0.0) + SPARE * (NUM_OBJECTIVES - need)
-    counted, n = 0.0, 0
-    for i in range(NUM_OBJECTIVES):  # the obligatory one apart, the others sorted, best first
-        if i == obligatory:
-            counted = OBLIGATORY * credit[i]
-            need -= 1
-            continue
-        value, j = credit[i], n
-        while j > 0 and credit[j - 1] < value:
-            credit[j] = credit[j - 1]
-            j -= 1
-        credit[j] = value
-        n += 1
-    best, rest = 0.0, 0.0
-    for i in range(n):
-        if i < need:
-            best += credit[i]
-        else:
-            rest += credit[i]
+    counted = OBLIGATORY * credit[obligatory] if obligatory >= 0 else 0.0
+    need -= obligatory >= 0
+    best, rest, place = 0.0, 0.0, 0
+    for rank in range(NUM_OBJECTIVES):  # the others best first, by their rank among the others
+        for i in range(NUM_OBJECTIVES):
+            if i != obligatory and _rank(credit, i, obligatory) == rank:
+                if place < need:
+                    best += credit[i]
+                else:
+                    rest += credit[i]
+                place += 1
     return (counted + best + SPARE * rest) / weights
+
+
+@compiled
+def _rank(credit, i, obligatory):
+    """How many of the others come before objective i, best first (the earlier first if tied)."""
+    ahead = 0
+    for j in range(NUM_OBJECTIVES):
+        if j != obligatory and j != i and (credit[j] > credit[i] or (credit[j] == credit[i] and j < i)):
+            ahead += 1
+    return ahead
 
 
 @compiled

@@ -68,6 +68,8 @@ from .reading import (
     ROW_ONLY,
     best_of,
     cheapest,
+    cheapest_card,
+    cheapest_value,
     cost,
     faction_benefit_change,
     gain,
@@ -341,7 +343,7 @@ def curia_value(r, hand, discards, space):
     stack = r.s.curia[space - spaces(r.k, CURIA)[0]]
     if hand.sum() <= discards or not stack.any():
         return -1.0
-    return worth_of(r.prices, stack, hand) - cheapest(r.prices, hand, np.flatnonzero(hand))[1]
+    return worth_of(r.prices, stack, hand) - cheapest_card(r.prices, hand)[1]
 
 
 @compiled
@@ -393,10 +395,9 @@ def pantheon_value(r, hand):
 def mars_value(r, hand, pairs):
     """A laurel (and maybe the bonus) for the cheapest pair not yet promised."""
     costs = pair_costs(r, hand)[0]
-    costs = costs[costs < math.inf]
-    if len(costs) <= pairs:
+    cheapest_free = nth_smallest(costs, pairs)
+    if cheapest_free == math.inf:
         return -1.0
-    cheapest_free = costs[np.argsort(costs)[pairs]]  # argsort, as reading.best_of sorts: one sort to compile, not two
     return gain(r.standing, single_change(LAURELS, MARS_LAURELS)) - cheapest_free
 
 
@@ -407,14 +408,27 @@ def pair_costs(r, hand):
     costs = np.full(F, math.inf)
     pair = np.full((F, 2), -1, dtype=np.int64)
     for f in range(F):
-        if hand[f * V : (f + 1) * V].sum() < 2:
+        held = hand[f * V : (f + 1) * V]
+        count, total = held.sum(), value_sum(held)
+        if count < 2:
             continue
-        first, price = cheapest(r.prices, hand, np.flatnonzero(hand[f * V : (f + 1) * V]) + f * V)
-        rest = hand.copy()
-        rest[first] -= 1
-        second, more = cheapest(r.prices, rest, np.flatnonzero(rest[f * V : (f + 1) * V]) + f * V)
-        costs[f], pair[f, 0], pair[f, 1] = price + more, first, second
+        first, price = cheapest_value(r.prices, f, held, count, total, -1)
+        second, more = cheapest_value(r.prices, f, held, count - 1, total - first, first)
+        costs[f], pair[f, 0], pair[f, 1] = price + more, f * V + first, f * V + second
     return costs, pair
+
+
+@compiled
+def nth_smallest(values, n):
+    """The value of rank `n` (0: the smallest) of `values`, inf if there are not that many."""
+    for value in values:
+        below, equal = 0, 0
+        for other in values:
+            below += other < value
+            equal += other == value
+        if below <= n < below + equal:
+            return value
+    return math.inf
 
 
 @compiled
@@ -428,7 +442,7 @@ def decide_discard_down(r, legal):
     if _in(r.k[K.A_COMMIT], legal):
         return r.k[K.A_COMMIT]
     kept = r.hand - r.s.build
-    return r.k[K.A_DISCARD] + cheapest(r.prices, kept, np.flatnonzero(kept))[0]
+    return r.k[K.A_DISCARD] + cheapest_card(r.prices, kept)[0]
 
 
 @compiled
@@ -445,7 +459,7 @@ def decide_latrine(r, legal):
 @compiled
 def decide_curia(r, stack):
     """Discard the cheapest card for the stack if the stack is worth more."""
-    card, price = cheapest(r.prices, r.hand, np.flatnonzero(r.hand))
+    card, price = cheapest_card(r.prices, r.hand)
     return r.k[K.A_DISCARD] + card if worth_of(r.prices, r.s.curia[stack], r.hand) > price else r.k[K.A_DECLINE]
 
 
@@ -522,7 +536,7 @@ def decide_penalty(r, legal, faction):
 @compiled
 def decide_tigellinus(r):
     """Discard the cheapest card for a legion if the legion is worth more."""
-    card, price = cheapest(r.prices, r.hand, np.flatnonzero(r.hand))
+    card, price = cheapest_card(r.prices, r.hand)
     reward = gains_change(r.k, tigellinus_reward(r.k))  # the engine's own trade
     return r.k[K.A_DISCARD] + card if gain(r.standing, reward) > price else r.k[K.A_DECLINE]
 

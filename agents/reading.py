@@ -46,10 +46,10 @@ from .evaluation import (
     MONEY,
     TEMP_FAVOR,
     TILE,
-    changed,
     merge,
     no_change,
     player_row,
+    potential_after,
     potential_of,
 )
 
@@ -106,17 +106,18 @@ def read(s, k, deck_counts, me, depth):
     unseen = unseen_of(s, hand, deck_counts) if depth >= CARDS_TO_COME else np.zeros_like(hand)
     prices = Prices(takeover_values, leader_values, target_cards, target_sum, average, k[K.MIN_SET])
     worths = np.zeros(F * V)
-    for code in range(F * V):
-        if unseen[code]:
-            f = code // V
-            cards = hand[f * V : (f + 1) * V]
-            worths[code] = worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
+    for f in range(F if depth >= CARDS_TO_COME else 0):
+        cards = hand[f * V : (f + 1) * V]
+        count, total = cards.sum(), value_sum(cards)
+        for v in range(V):
+            if unseen[f * V + v]:
+                worths[f * V + v] = worth_to(prices, f, v, count, total)
     return Reading(s, k, me, hand, money, Standing(row, base, k, denarius), prices, unseen, worths)
 
 
 @compiled
 def _gain(row, base, k, change):
-    return potential_of(changed(row, change), k) - base
+    return potential_after(row, change, k) - base
 
 
 @compiled
@@ -255,11 +256,14 @@ def keep(prices, code, hand):
 @compiled
 def worth_of(prices, cards, hand):
     """Points that all `cards` (counts by code) add to `hand`, one after another."""
-    total, hand = 0.0, hand.copy()
-    for code in range(len(cards)):
-        for _ in range(cards[code]):
-            total += worth(prices, code, hand)
-            hand[code] += 1
+    total = 0.0
+    for f in range(F):
+        held = hand[f * V : (f + 1) * V]
+        count, value = held.sum(), value_sum(held)
+        for v in range(V):
+            for _ in range(cards[f * V + v]):
+                total += worth_to(prices, f, v, count, value)
+                count, value = count + 1, value + v
     return total
 
 
@@ -271,6 +275,31 @@ def cheapest(prices, hand, codes):
         value = keep(prices, code, hand)
         if value < best_cost:
             best, best_cost = code, value
+    return best, best_cost
+
+
+@compiled
+def cheapest_card(prices, hand):
+    """:func:`cheapest` among all the cards of `hand`, faction by faction, with no list of them."""
+    best, best_cost = -1, math.inf
+    for f in range(F):
+        held = hand[f * V : (f + 1) * V]
+        v, value = cheapest_value(prices, f, held, held.sum(), value_sum(held), -1)
+        if value < best_cost:
+            best, best_cost = f * V + v, value
+    return best, best_cost
+
+
+@compiled
+def cheapest_value(prices, f, held, count, total, gone):
+    """The value of the card of faction f whose loss costs least among `held` (counts by value, one
+    card of value `gone` already taken out: `count` cards summing `total` left), and that cost."""
+    best, best_cost = -1, math.inf
+    for v in range(V):
+        if held[v] - (v == gone) > 0:
+            value = worth_to(prices, f, v, count - 1, total - v)
+            if value < best_cost:
+                best, best_cost = v, value
     return best, best_cost
 
 
