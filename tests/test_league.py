@@ -28,7 +28,7 @@ checkpoint_every = 64
 workers = 1
 """
 EXPLOITERS = "num_envs = 4\nn_steps = 32\nbatch_size = 64\n"
-LEAGUE = ["--exploit-decisions", "128", "--exploit-games", "2", "--past-weight", "0.5"]
+LEAGUE = ["--exploit-decisions", "128", "--exploit-games", "2", "--league-share", "0.8"]
 
 
 def tiny_network(path):
@@ -119,11 +119,12 @@ def test_each_main_trains_from_the_last_network_against_every_exploiter_and_ever
     exploiters = [out / f"round-{n}/exploiter/policy.pt" for n in (1, 2, 3)]
     second = configs.read(out / "round-2/main/config.toml")
     assert second.init_policy == str(one) and second.seed == 1  # new games each round
+    # the members hold 0.8 of the pool's weight in every round: 4 to the baseline's 1, split among them
     assert second.baselines == (
-        f"random=1,policy:{exploiters[0]}=1,policy:{exploiters[1]}=1,policy:{start}=0.5,policy:{one}=0.5"
+        f"random=1,policy:{exploiters[0]}=1,policy:{exploiters[1]}=1,policy:{start}=1,policy:{one}=1"
     )
     assert configs.read(out / "round-1/main/config.toml").baselines == (
-        f"random=1,policy:{exploiters[0]}=1,policy:{start}=0.5"
+        f"random=1,policy:{exploiters[0]}=2,policy:{start}=2"
     )
     for number, target in ((1, start), (2, one), (3, two)):  # each exploiter attacks the network before it
         found = json.loads((out / f"round-{number}/exploiter/exploit.json").read_text())
@@ -136,7 +137,8 @@ def test_each_main_trains_from_the_last_network_against_every_exploiter_and_ever
     "args, message",
     [
         (["--rounds", "0"], "rounds must be 1 to 1,000"),
-        (["--exploiter-weight", "-1"], "exploiter_weight must be above 0"),
+        (["--league-share", "1"], "league_share must be above 0 up to 0.99"),
+        (["--league-share", "0"], "league_share must be above 0"),
         (["--exploit-games", "0"], "exploit_games must be"),
     ],
 )
@@ -162,7 +164,7 @@ def test_a_league_needs_a_start_network_and_paths_a_pool_can_name(tmp_path, reci
 
 
 def test_league_settings_are_checked_and_named():
-    assert LeagueConfig(past_weight=2).past_weight == 2.0
+    assert LeagueConfig(league_share=0.5).league_share == 0.5
     with pytest.raises(ConfigError, match="unknown setting.*rouns"):
         LeagueConfig.from_dict({"rouns": 2})
     with pytest.raises(ConfigError, match="rounds must be int"):

@@ -42,7 +42,7 @@ MAIN, EXPLOITERS, SETTINGS = "config.toml", "exploit.toml", "league.json"
 ROUNDS, CURVE = "rounds.csv", "curve.png"
 POLICY = "policy.pt"  # a run's network at its end (selfplay.FINAL_POLICY), and the league's latest
 MAX_BYTES = 2**20  # league.json, exploit.json, state.json: a few kilobytes
-WEIGHTS = configs.Range(0, 10**6, above=True)
+SHARES = configs.Range(0, 0.99, above=True)
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,12 @@ class LeagueConfig:
         "Games of each exploiter against the network it attacks, and as many against the heuristic.",
         configs.Range(1, MAX_GAMES),
     )
-    exploiter_weight: float = configs.setting(1.0, "Pool weight of each exploiter.", WEIGHTS)
-    past_weight: float = configs.setting(1.0, "Pool weight of each earlier network, the current one included.", WEIGHTS)
+    league_share: float = configs.setting(
+        0.5,
+        "Share of the pool's weight held by the league's own members (every exploiter and every earlier network, "
+        "equally); the recipe's baselines keep the rest in every round, however many members there are.",
+        SHARES,
+    )
 
     def __post_init__(self):
         for f in fields(self):
@@ -72,7 +76,7 @@ class LeagueConfig:
                 raise ConfigError(f"bad league setting: {f.name} must be {kind.__name__}, got {value!r}")
             if value not in f.metadata["range"]:
                 raise ConfigError(f"bad league setting: {f.name} must be {f.metadata['range']}, got {value!r}")
-            object.__setattr__(self, f.name, kind(value))  # a weight of 2 is 2.0
+            object.__setattr__(self, f.name, kind(value))  # a share of 1 is refused as 1.0
 
     @classmethod
     def from_dict(cls, values, source: str = "league settings") -> LeagueConfig:
@@ -131,15 +135,16 @@ class League:
 
     def main_config(self, number: int) -> configs.TrainConfig:
         """Round `number`'s main run: from the network before it, against the recipe's baselines,
-        every exploiter so far and every network so far, frozen."""
-        s = self.settings
-        exploiters = [
-            f"{policy_spec(self.exploiter(k) / POLICY)}={s.exploiter_weight:.12g}" for k in range(1, number + 1)
-        ]
-        networks = [f"{policy_spec(self.network(k))}={s.past_weight:.12g}" for k in range(number)]
+        every exploiter so far and every network so far, frozen. The members share ``league_share``
+        of the pool's weight, so the baselines hold their share however many rounds have passed
+        (with a weight each, the baselines' share fell round after round and so did the network's
+        play against them)."""
+        members = [self.exploiter(k) / POLICY for k in range(1, number + 1)] + [self.network(k) for k in range(number)]
+        share, baselines = self.settings.league_share, sum(weight for _, weight in self.main.pool())
+        weight = baselines * share / (1 - share) / len(members)
         return self.main.replace(
             init_policy=str(self.network(number - 1)),
-            baselines=",".join([self.main.baselines, *exploiters, *networks]),
+            baselines=",".join([self.main.baselines, *(f"{policy_spec(m)}={weight:.12g}" for m in members)]),
             seed=self.main.seed + number - 1,  # new games each round
         )
 
