@@ -8,8 +8,8 @@ the command line (a model file runs code when loaded: the spec says that you tru
 player count; every ``.pt`` here is the final policy (``policy.pt``) of the run its config in
 ``training/configs/`` names, and each recipe starts from the one before (``league-2p.pt``
 continues ``large-2p.pt`` in a league against its best responses, it ``fine-2p.pt``, and it ``selfplay-2p.pt``; ``tables-fine-3p.pt`` continues
-``tables-3p.pt``, and it ``selfplay-3p.pt``; ``win3-4p.pt`` continues ``win2-4p.pt``, ``win-4p.pt``,
-``fine-4p.pt`` and ``selfplay-4p.pt`` in turn; ``large2-5p.pt`` continues ``large-5p.pt``, ``win3-5p.pt``,
+``tables-3p.pt``, and it ``selfplay-3p.pt``; ``league-4p.pt`` continues ``win3-4p.pt`` in a league,
+then against the heuristic, and it ``win2-4p.pt``, ``win-4p.pt``, ``fine-4p.pt`` and ``selfplay-4p.pt`` in turn; ``large2-5p.pt`` continues ``large-5p.pt``, ``win3-5p.pt``,
 ``win2-5p.pt``, ``win-5p.pt`` and ``selfplay-5p.pt``); play one with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs/ladder.md.
 """
 
@@ -20,7 +20,7 @@ SHIPPED = Path(__file__).with_name("advised-2p.zip")
 MANIFEST = {
     2: ("league-2p.pt", (2,)),
     3: ("tables-fine-3p.pt", (3, 4, 5)),
-    4: ("win3-4p.pt", (4,)),
+    4: ("league-4p.pt", (4,)),
     5: ("large2-5p.pt", (5,)),
 }
 POLICIES = {n: Path(__file__).with_name(name) for n, (name, _) in MANIFEST.items()}
