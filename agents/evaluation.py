@@ -49,7 +49,6 @@ from tribune_env.data import (
     PLEBEIANS,
     SENATORS,
     VESTALS,
-    Objective,
 )
 from tribune_env.kernel import K, views
 from tribune_env.state import SCROLL, TRIBUNE, Meta, Status

@@ -1132,7 +1132,7 @@ def test_round_limit_truncates():
 
 def test_round_limit_default_is_50():
     """Round limit: the default limit is 50 rounds."""
-    assert Game(3, seed=0).config()["round_limit"] == 50
+    assert Game(3, seed=0).config.round_limit == 50
 
 
 def test_round_before_limit_continues():

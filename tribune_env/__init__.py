@@ -8,6 +8,7 @@ from .actions import ActionSpace, card_name
 from .data import DEFAULT_DATA, FACTIONS, LEADERS, VICTORY_CARDS, GameData, VictoryCard
 from .engine import Game
 from .errors import ConfigError, IllegalActionError, StateFormatError, TribuneError
+from .game_config import GameConfig
 from .player import PlayerView
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "DEFAULT_DATA",
     "FACTIONS",
     "Game",
+    "GameConfig",
     "GameData",
     "IllegalActionError",
     "LEADERS",

@@ -14,29 +14,20 @@ from __future__ import annotations
 import json
 import secrets
 from collections import namedtuple
+from dataclasses import replace
 
 import numpy as np
 
-from .actions import ActionSpace, Board, card_name
+from .actions import Board, card_name
 from .core import dispatch
 from .core.events import CAPACITY, WIDTH
 from .core.observe import observe
 from .core.rounds import setup
-from .data import (
-    DEFAULT_DATA,
-    FACTIONS,
-    MAX_PLAYERS,
-    MAX_ROUND_LIMIT,
-    MIN_PLAYERS,
-    NUM_CARD_TYPES,
-    NUM_VALUES,
-    GameData,
-    VictoryCard,
-)
+from .data import DEFAULT_DATA, FACTIONS, NUM_CARD_TYPES, NUM_VALUES, GameData
 from .errors import ConfigError, IllegalActionError, as_integer, brief
-from .kernel import MAX_SEED, below, check_limits, params, seed_words
+from .game_config import GameConfig
+from .kernel import MAX_SEED, below, params, seed_words
 from .log import SeatLog, describe
-from .observation import ObservationLayout
 from .state import Layout, Meta, State, Status, fields
 from .tasks import Task
 
@@ -66,44 +57,37 @@ class Game:
 
     Parameters
     ----------
-    num_players: 2 to 5.
-    victory_card: an id of ``data.victory_cards``, a :class:`VictoryCard`, or None to draw
-        one at random (seeded) among those that fit the player count.
-    point_variant: play the point-value variant instead (no victory card).
+    num_players, victory_card and any other setting of :class:`GameConfig` by name: the game's
+        configuration, which GameConfig describes and checks; ``game.config`` keeps it.
+        :meth:`from_config` deals a game of a config made once.
     seed: an int from 0 to ``MAX_SEED`` (2**63 - 1), or None to draw one from the OS's
         entropy; the same seed gives the same game. ``game.seed`` keeps it, and the game
         keeps the actions played (:meth:`moves`), which is how it is saved (:meth:`to_json`).
-    data: the game's numbers (:class:`GameData`).
-    round_limit: rounds after which a running game is truncated (default ``data.round_limit``),
-        at most ``MAX_ROUND_LIMIT`` (10,000), which keeps every amount far from overflowing.
-    auto_forced: play a decision with exactly one legal action automatically, when the other
-        players can see that it is forced (docs/rules.md, "Forced decisions and secrecy").
     log: keep a readable log of what happened (``game.log``); off is faster.
     """
 
-    def __init__(
-        self,
-        num_players: int = 4,
-        victory_card=None,
-        *,
-        point_variant: bool = False,
-        seed=None,
-        data: GameData = DEFAULT_DATA,
-        round_limit: int | None = None,
-        auto_forced: bool = True,
-        log: bool = True,
-    ):
-        self._configure(num_players, victory_card, point_variant, data, round_limit, auto_forced)
+    def __init__(self, num_players: int = 4, victory_card=None, *, seed=None, log: bool = True, **settings):
+        self._deal(GameConfig(num_players, victory_card=victory_card, **settings), seed, log)
+
+    @classmethod
+    def from_config(cls, config: GameConfig, seed=None, log: bool = True) -> Game:
+        """The game of `config` dealt from `seed`, as ``Game(**settings, seed=seed)`` deals it:
+        how the adapters deal game after game from a config checked once."""
+        game = cls.__new__(cls)
+        game._deal(GameConfig.of(config), seed, log)
+        return game
+
+    def _deal(self, config: GameConfig, seed, log: bool):
+        """Rulebook setup from `seed`, after drawing the victory card if the config leaves it to chance."""
+        self._configure(config)
         seed = _seed(seed)
-        state = State.empty(self.state_layout(data))
+        state = State.empty(self.state_layout(config.data))
         rng = state.rng
         rng[:] = seed_words(seed)
-        drawn = self.victory_card is None and not point_variant
+        drawn = config.victory_card is None and not config.point_variant
         if drawn:
-            fitting = sorted(k for k, c in data.victory_cards.items() if self.n in c.need)
-            if not fitting:
-                raise ConfigError(f"no victory card fits {self.n} players")
-            self.victory_card = data.victory_cards[fitting[below(rng, len(fitting))]]
+            cards = config.fitting_cards()
+            self.victory_card = config.data.victory_cards[cards[below(rng, len(cards))]]
         self._finish_init(state, log)
         self._setup()
         self._run(dispatch.step, dispatch.RUN)
@@ -114,27 +98,17 @@ class Game:
         self._moves_before, self._moves = None, []
 
     @classmethod
-    def from_state(
-        cls,
-        state: State,
-        num_players: int,
-        victory_card,
-        *,
-        point_variant: bool = False,
-        data: GameData = DEFAULT_DATA,
-        round_limit: int | None = None,
-        auto_forced: bool = True,
-        log: list | None = None,
-    ) -> Game:
-        """A game of this configuration in `state` (laid out by :meth:`state_layout`), with `log` if given.
+    def from_state(cls, state: State, config: GameConfig, log: list | None = None) -> Game:
+        """A game of `config` (its victory card given, or none) in `state` (laid out by
+        :meth:`state_layout`), with `log` if given.
 
         Trusted: nothing checks that play can reach the state, nor runs (the caller computes
         the mask, e.g. with ``dispatch.legal_mask``). For tests and debugging only. The game
         has no seed and no moves, so it cannot be saved as moves (:meth:`to_json`).
         """
         game = cls.__new__(cls)
-        game._configure(num_players, victory_card, point_variant, data, round_limit, auto_forced)
-        if state.layout.offsets != cls.state_layout(data).offsets:
+        game._configure(config)
+        if state.layout.offsets != cls.state_layout(config.data).offsets:
             raise ConfigError("the state is not laid out for this game's data")
         game._finish_init(state, log is not None)
         game.log = None if log is None else list(log)
@@ -150,14 +124,12 @@ class Game:
         Trusted, like :meth:`from_state`: for tests and debugging, never for a file from
         elsewhere (:meth:`from_json` loads those, checked by replaying their moves).
         """
-        config = dict(dump["config"])
-        card = config.pop("victory_card")
         layout = cls.state_layout(data)
         buffer = np.empty(layout.size, dtype=np.int32)
         for name, (offset, size, _) in layout.offsets.items():
             buffer[offset : offset + size] = np.ravel(dump["arrays"][name])
-        card = None if card is None else VictoryCard.from_dict(card)
-        game = cls.from_state(State(layout, buffer), victory_card=card, data=data, log=dump.get("log"), **config)
+        config = GameConfig.from_dict(dump["config"], data)
+        game = cls.from_state(State(layout, buffer), config, log=dump.get("log"))
         dispatch.legal_mask(*game.handle)
         return game
 
@@ -177,53 +149,22 @@ class Game:
         )
 
     # ----------------------------------------------------------------- configuration
-    def _configure(self, num_players, victory_card, point_variant, data, round_limit, auto_forced):
-        if not isinstance(data, GameData):
-            raise ConfigError(f"data must be a GameData, got {type(data).__name__}")
-        data.validate()
-        check_limits(data)
-        if (
-            isinstance(num_players, bool)
-            or not isinstance(num_players, (int, np.integer))
-            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS
-        ):
-            raise ConfigError(
-                f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {brief(num_players)}"
-            )
-        if point_variant and victory_card is not None:
-            raise ConfigError("the point-value variant uses no victory card; pass one or the other")
-        if isinstance(victory_card, str):
-            if victory_card not in data.victory_cards:
-                raise ConfigError(f"unknown victory card {victory_card!r}; known: {sorted(data.victory_cards)}")
-            victory_card = data.victory_cards[victory_card]
-        elif victory_card is not None and not isinstance(victory_card, VictoryCard):
-            raise ConfigError(f"victory_card must be an id, a VictoryCard or None, got {victory_card!r}")
-        if victory_card is not None:
-            victory_card.validate()
-            if int(num_players) not in victory_card.need:
-                raise ConfigError(
-                    f"victory card {victory_card.id!r} is not for {num_players} players "
-                    f"(it is for {sorted(victory_card.need)})"
-                )
-        round_limit = data.round_limit if round_limit is None else round_limit
-        if (
-            isinstance(round_limit, bool)
-            or not isinstance(round_limit, (int, np.integer))
-            or not 1 <= round_limit <= MAX_ROUND_LIMIT
-        ):
-            raise ConfigError(f"round_limit must be an int from 1 to {MAX_ROUND_LIMIT}, got {brief(round_limit)}")
-        self.n = int(num_players)
+    def _configure(self, config: GameConfig):
+        """Hold `config` and what follows from it before the deal."""
+        data = config.data
+        self.config = config
+        self.n = config.num_players
         self.data = data
-        self.point_variant = bool(point_variant)
-        self.victory_card = victory_card
-        self.round_limit = int(round_limit)
-        self.auto_forced = bool(auto_forced)
-        self.A = ActionSpace(data)
+        self.point_variant = config.point_variant
+        self.victory_card = config.victory_card
+        self.round_limit = config.round_limit
+        self.auto_forced = config.auto_forced
+        self.A = config.actions
         self.board = self.A.board
         deck = [f * NUM_VALUES + v for f, name in enumerate(FACTIONS) for v in data.deck[name]]
         self.deck = np.array(deck, dtype=np.int32)
         self.deck_counts = np.bincount(self.deck, minlength=NUM_CARD_TYPES)
-        self.obs_layout = ObservationLayout(self.board, data)
+        self.obs_layout = config.obs_layout
 
     def _finish_init(self, state: State, log: bool):
         """Parameters, buffers and views once the victory card is known."""
@@ -246,15 +187,10 @@ class Game:
                 + ("point-value variant" if self.victory_card is None else f"victory card {self.victory_card.id}")
             )
 
-    def config(self) -> dict:
-        """Everything needed to make this game again (without its state)."""
-        return {
-            "num_players": self.n,
-            "point_variant": self.point_variant,
-            "victory_card": None if self.victory_card is None else self.victory_card.to_dict(),
-            "round_limit": self.round_limit,
-            "auto_forced": self.auto_forced,
-        }
+    @property
+    def played_config(self) -> GameConfig:
+        """:attr:`config` with the victory card in play, drawn or given: what the saved formats write."""
+        return replace(self.config, victory_card=self.victory_card)
 
     def _bind(self, state: State, params: np.ndarray, mask: np.ndarray):
         """Hold this state, parameter array and mask: the arrays of :attr:`handle`."""
@@ -467,7 +403,7 @@ class Game:
         self._bind(self.state, self._params, self._mask)
 
     def state_equals(self, other: Game) -> bool:
-        return self.config() == other.config() and self.state.equals(other.state)
+        return self.played_config == other.played_config and self.state.equals(other.state)
 
     def moves(self) -> list[int] | None:
         """The actions played through :meth:`step` since the deal (not those the engine played
@@ -504,7 +440,7 @@ class Game:
         return {
             "format": DUMP,
             "version": DUMP_VERSION,
-            "config": self.config(),
+            "config": self.played_config.to_dict(),
             **self.state.to_dict(),
             "log": self.log,
         }

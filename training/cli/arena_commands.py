@@ -45,8 +45,8 @@ def _game_options(command):
 
 
 def _settings(players, victory_card, point_variant, round_limit) -> dict:
-    """Game settings, checked by dealing one game, with the round limit made explicit."""
-    from tribune_env import Game
+    """Game settings, checked, with the round limit made explicit."""
+    from tribune_env import GameConfig
 
     settings = {
         "num_players": players,
@@ -55,7 +55,7 @@ def _settings(players, victory_card, point_variant, round_limit) -> dict:
         "round_limit": round_limit,
     }
     with usage_errors():
-        settings["round_limit"] = Game(**settings, seed=0, log=False).round_limit
+        settings["round_limit"] = GameConfig(**settings).round_limit
     return settings
 
 

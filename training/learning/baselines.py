@@ -8,7 +8,7 @@ Wilson interval, mean score and rank.
 
 from __future__ import annotations
 
-from tribune_env import Game
+from tribune_env import GameConfig
 
 from ..arena import tournament
 from ..arena.report import grid
@@ -20,7 +20,7 @@ def settings(players: int) -> dict:
         "num_players": players,
         "victory_card": None,
         "point_variant": False,
-        "round_limit": Game(players, seed=0, log=False).round_limit,
+        "round_limit": GameConfig(players).round_limit,
     }
 
 

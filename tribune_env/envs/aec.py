@@ -27,9 +27,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from ..data import DEFAULT_DATA, MAX_PLAYERS
+from ..data import MAX_PLAYERS
 from ..engine import Game
 from ..errors import IllegalActionError
+from ..game_config import GameConfig
 from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards, forfeit_rewards
 from .settings import (
@@ -37,7 +38,6 @@ from .settings import (
     check_illegal_action,
     check_render_mode,
     check_text_view,
-    game_settings,
     rendered,
     text_info,
     text_seats,
@@ -81,28 +81,24 @@ class _OrderEnforcing(OrderEnforcingWrapper):
 class raw_env(AECEnv):
     """Unwrapped AEC environment.
 
-    Parameters: ``num_players`` (2-5), ``victory_card`` (id or VictoryCard; None draws one),
-    ``point_variant``, ``round_limit``, ``reward`` (``win``, ``rank`` or ``score``),
-    ``auto_forced`` (play single-action decisions that are publicly forced), ``render_mode``
-    (``ansi``, ``human``, ``rgb_array``), ``data`` (GameData), ``illegal_action``
-    (``raise`` or ``lose``) and ``text_view``: with it, the acting agent's info also holds its
-    view in words, ``prompt`` and ``view`` (:mod:`tribune_env.text_seat`, docs/text-seat.md).
+    Parameters: the game, as ``config`` (a :class:`~tribune_env.GameConfig`) or as its settings
+    by name; ``reward`` (``win``, ``rank`` or ``score``), ``render_mode`` (``ansi``, ``human``,
+    ``rgb_array``), ``illegal_action`` (``raise`` or ``lose``) and ``text_view``: with it, the
+    acting agent's info also holds its view in words, ``prompt`` and ``view``
+    (:mod:`tribune_env.text_seat`, docs/text-seat.md).
     """
 
     metadata = {"render_modes": RENDER_MODES, "name": "tribune_v0", "is_parallelizable": False}
 
     def __init__(
         self,
-        num_players: int = 4,
-        victory_card=None,
-        point_variant: bool = False,
-        round_limit: int | None = None,
+        *,
         reward: str = "win",
-        auto_forced: bool = True,
         render_mode: str | None = None,
-        data=DEFAULT_DATA,
         illegal_action: str = "raise",
         text_view: bool = False,
+        config: GameConfig | None = None,
+        **settings,
     ):
         super().__init__()
         self.illegal_action = check_illegal_action(illegal_action)
@@ -110,23 +106,15 @@ class raw_env(AECEnv):
         self._forfeited = False
         self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_scheme = check_scheme(reward)
-        self._config, self.game = game_settings(
-            log=self.text_view,
-            num_players=num_players,
-            victory_card=victory_card,
-            point_variant=point_variant,
-            round_limit=round_limit,
-            auto_forced=auto_forced,
-            data=data,
-        )
-        self.possible_agents = [f"player_{i}" for i in range(self.game.n)]
-        size, actions = self.game.obs_layout.size, self.game.A.size
+        self.config = GameConfig.of(config, **settings)
+        self.possible_agents = [f"player_{i}" for i in range(self.config.num_players)]
+        layout, actions = self.config.obs_layout, self.config.actions.size
         obs_space = spaces.Dict(
-            {OBSERVATION: observation_space(self.game.obs_layout), ACTION_MASK: spaces.Box(0, 1, (actions,), np.int8)}
+            {OBSERVATION: observation_space(layout), ACTION_MASK: spaces.Box(0, 1, (actions,), np.int8)}
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: LegalDiscrete(actions, partial(self._legal, a)) for a in self.possible_agents}
-        self.state_space = spaces.Box(0.0, np.inf, (MAX_PLAYERS * size,), np.float32)
+        self.state_space = spaces.Box(0.0, np.inf, (MAX_PLAYERS * layout.size,), np.float32)
         self._no_actions = np.zeros(actions, dtype=np.int8)
         self._no_actions.flags.writeable = False  # shared by every agent not to act
         self._seeds = np.random.default_rng()
@@ -155,7 +143,7 @@ class raw_env(AECEnv):
         """A new game: from `seed` if given, else from the environment's own seeded sequence."""
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-        self.game = Game(seed=int(self._seeds.integers(2**63)), **self._config)
+        self.game = Game.from_config(self.config, seed=int(self._seeds.integers(2**63)), log=self.text_view)
         self._forfeited = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

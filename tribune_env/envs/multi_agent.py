@@ -23,7 +23,7 @@ from functools import partial
 import numpy as np
 from gymnasium import spaces
 
-from ..errors import ConfigError, IllegalActionError, install_hint
+from ..errors import IllegalActionError, install_hint
 
 try:
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
@@ -31,13 +31,13 @@ except ImportError as error:
     raise ImportError(f"{error}; TribuneMultiAgentEnv needs Ray's RLlib, {install_hint('ray')}") from None
 
 from ..engine import Game
+from ..game_config import GameConfig
 from .observation_space import observation_space
 from .rewards import check_scheme, final_rewards, forfeit_rewards
-from .settings import check_illegal_action, game_settings
+from .settings import check_illegal_action
 from .single import LegalDiscrete, SampledAction
 
 OBSERVATIONS, ACTION_MASK = "observations", "action_mask"
-SETTINGS = ("num_players", "reward", "victory_card", "point_variant", "round_limit", "auto_forced", "illegal_action")
 
 
 def agent_id(seat: int) -> str:
@@ -50,10 +50,10 @@ def seat_of(agent: str) -> int:
 
 
 class TribuneMultiAgentEnv(MultiAgentEnv):
-    """One game per episode; ``config`` (RLlib's ``env_config``) may hold ``num_players`` (2),
-    ``reward`` (``win``), ``victory_card``, ``point_variant``, ``round_limit``,
-    ``auto_forced`` and ``illegal_action`` (``raise``), as :class:`~tribune_env.Game` and the
-    other adapters take them.
+    """One game per episode; ``config`` (RLlib's ``env_config``) may hold ``reward`` (``win``),
+    ``illegal_action`` (``raise``) and the game: under ``config`` a
+    :class:`~tribune_env.GameConfig`, or its settings by name (``num_players`` 2 unless given),
+    as the other adapters take them.
 
     ``reset(seed=...)`` seeds the environment's generator, from which every game's deal is
     drawn: the same seed gives the same games for the same actions. ``game_seed`` is the
@@ -63,20 +63,19 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, config: dict | None = None):
         super().__init__()
-        config = dict(config or {})
-        unknown = sorted(set(config) - set(SETTINGS))
-        if unknown:
-            raise ConfigError(f"unknown setting(s) {', '.join(unknown)} for Tribune; known: {', '.join(SETTINGS)}")
-        self.reward_scheme = check_scheme(config.pop("reward", "win"))
-        self.illegal_action = check_illegal_action(config.pop("illegal_action", "raise"))
+        settings = dict(config or {})
+        self.reward_scheme = check_scheme(settings.pop("reward", "win"))
+        self.illegal_action = check_illegal_action(settings.pop("illegal_action", "raise"))
+        if "config" not in settings:
+            settings.setdefault("num_players", 2)
+        self.config = GameConfig.of(**settings)
         self._forfeited = False
-        self._config, self.game = game_settings(**{"num_players": 2, **config})
-        self.game_seed = 0
-        n, actions = self.game.n, self.game.A.size
+        self.game, self.game_seed = None, 0
+        n, actions = self.config.num_players, self.config.actions.size
         self.agents = self.possible_agents = [agent_id(seat) for seat in range(n)]
         with_mask = spaces.Dict(
             {
-                OBSERVATIONS: observation_space(self.game.obs_layout),
+                OBSERVATIONS: observation_space(self.config.obs_layout),
                 ACTION_MASK: spaces.Box(0.0, 1.0, (actions,), np.float32),
             }
         )
@@ -91,10 +90,10 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
 
     def _legal(self, seat: int) -> np.ndarray:
         """The legal actions of `seat`: the game's mask while it is to act (all zero once the game
-        is over), none otherwise."""
+        is over), none otherwise (nor before the first game)."""
         game = self.game
-        to_act = game.current_player == seat and not self._forfeited
-        return game.legal_mask() if to_act else np.zeros(game.A.size, np.int8)
+        to_act = game is not None and game.current_player == seat and not self._forfeited
+        return game.legal_mask() if to_act else np.zeros(self.config.actions.size, np.int8)
 
     def reset(self, *, seed=None, options=None):
         if seed is not None:
@@ -102,7 +101,7 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
             for number, space in enumerate(self.action_spaces.values()):
                 space.seed(int(np.random.SeedSequence([seed, number]).generate_state(1)[0]))
         self.game_seed = int(self._rng.integers(2**63))
-        self.game = Game(seed=self.game_seed, **self._config)
+        self.game = Game.from_config(self.config, seed=self.game_seed, log=False)
         self._forfeited = False
         acting = agent_id(self.game.current_player)
         return {acting: self._observe(self.game.current_player)}, {acting: {}}

@@ -1,9 +1,10 @@
 """Tribune as an OpenSpiel Python game, registered as ``python_tribune`` when imported.
 
 ``pyspiel.load_game("python_tribune", {"players": 4})`` then works as for OpenSpiel's own
-games. Parameters: ``players`` (2-5), ``victory_card`` (an id; "" draws one as the rules
-do), ``point_variant``, ``round_limit``, ``reward`` (``win``, ``rank``, ``score``: see
-:mod:`tribune_env.envs.rewards`), ``deals`` and ``rng_seed``.
+games. Parameters: the game's settings (:class:`~tribune_env.GameConfig`'s, but ``players``
+for ``num_players`` as OpenSpiel names it, ``victory_card`` an id or "" to draw one as the rules
+do, and the standard components, which no parameter changes), ``reward`` (``win``, ``rank``,
+``score``: see :mod:`tribune_env.envs.rewards`), ``deals`` and ``rng_seed``.
 
 Chance is one explicit chance node, first: it picks the deal among ``deals`` equally likely
 ones (65,536 by default). A deal is a seed of the engine's generator, so it settles the
@@ -38,6 +39,7 @@ import base64
 import functools
 import pickle
 import re
+from dataclasses import fields
 
 import numpy as np
 
@@ -50,21 +52,30 @@ except ImportError as error:
 
 from ..data import DEFAULT_DATA, MAX_PLAYERS, MIN_PLAYERS, VICTORY_CARDS
 from ..engine import Game
+from ..game_config import GameConfig
 from ..saving.limits import MAX_TEXT, fail
 from ..saving.replay import refusal
 from .rewards import check_scheme, final_rewards
 
 NAME = "python_tribune"
 TURNS_PER_PLAYER_ROUND = 40  # far above what any game has taken (random play: about 12)
-_PARAMETERS = {
-    "players": 4,
-    "victory_card": "",
-    "point_variant": False,
-    "round_limit": DEFAULT_DATA.round_limit,
-    "reward": "win",
-    "deals": 2**16,
-    "rng_seed": 0,
-}
+
+
+def parameters(config: GameConfig) -> dict:
+    """A config's settings as python_tribune's parameters, OpenSpiel's plain values: ``players``
+    for ``num_players``, the victory card by id ("" draws one), the data left out."""
+    settings = config.to_dict()
+    card = config.victory_card
+    return {"players": settings.pop("num_players"), **settings, "victory_card": "" if card is None else card.id}
+
+
+def config_of(settings: dict) -> GameConfig:
+    """The config of python_tribune's parameters (`settings`, every one given)."""
+    given = {f.name: settings[f.name] for f in fields(GameConfig) if f.name not in ("num_players", "data")}
+    return GameConfig(settings["players"], **{**given, "victory_card": given["victory_card"] or None})
+
+
+_PARAMETERS = {**parameters(GameConfig()), "reward": "win", "deals": 2**16, "rng_seed": 0}
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 _GAME_TYPE = pyspiel.GameType(
     short_name=NAME,
@@ -98,25 +109,19 @@ class TribuneGame(pyspiel.Game):
             raise ConfigError(
                 f"deals must be 1 to 2**31-1 and rng_seed at least 0, got {self.deals} and {self.rng_seed}"
             )
-        self.config = {
-            "num_players": settings["players"],
-            "victory_card": card,
-            "point_variant": bool(settings["point_variant"]),
-            "round_limit": settings["round_limit"],
-        }
-        probe = Game(seed=0, log=False, **self.config)  # refuses a bad setting here, with a ConfigError
+        self.config = config = config_of(settings)  # refuses a bad setting here, with a ConfigError
         info = pyspiel.GameInfo(
-            num_distinct_actions=probe.A.size,
+            num_distinct_actions=config.actions.size,
             max_chance_outcomes=self.deals,
-            num_players=probe.n,
+            num_players=config.num_players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=probe.round_limit * TURNS_PER_PLAYER_ROUND * probe.n,
+            max_game_length=config.round_limit * TURNS_PER_PLAYER_ROUND * config.num_players,
         )
         super().__init__(_GAME_TYPE, info, settings)
-        self.observation_size = probe.obs_layout.size
-        self.labels = probe.A.labels
+        self.observation_size = config.obs_layout.size
+        self.labels = config.actions.labels
         self._outcomes = None
 
     def new_initial_state(self):
@@ -142,7 +147,7 @@ class TribuneGame(pyspiel.Game):
 
     def deal(self, deal: int) -> Game:
         """The engine's game of chance outcome `deal`, without a log (see :meth:`_World.logged`)."""
-        return Game(seed=deal_seed(self.rng_seed, self.check_deal(deal)), log=False, **self.config)
+        return Game.from_config(self.config, seed=deal_seed(self.rng_seed, self.check_deal(deal)), log=False)
 
 
 def deal_seed(rng_seed: int, deal: int) -> int:
@@ -204,7 +209,7 @@ class _World:
         once with one (a log slows every step, so none is kept until a string needs it)."""
         table = self.table
         if table.log is None and self.replayable:
-            self.table = Game(seed=table.seed, log=True, **self.game.config)
+            self.table = Game.from_config(self.game.config, seed=table.seed, log=True)
             for action in table.moves():
                 self.table.step(action)
         return self.table
@@ -330,8 +335,7 @@ def state_of(table: Game) -> TribuneState:
     card = table.victory_card
     if table.data is not DEFAULT_DATA or (card is not None and VICTORY_CARDS.get(card.id) != card):
         raise ConfigError("state_of takes games of the standard components (docs/rules.md)")
-    params = {"players": table.n, "point_variant": table.point_variant, "round_limit": table.round_limit}
-    state = pyspiel.load_game(NAME, {**params, "victory_card": card.id if card else ""}).new_initial_state()
+    state = pyspiel.load_game(NAME, parameters(table.played_config)).new_initial_state()
     state._world = _World(state._world.game, table, replayable=False)
     return state
 

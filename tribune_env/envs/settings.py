@@ -1,25 +1,16 @@
-"""What every adapter does with its settings: check them when it is made, then deal games from them."""
+"""What the adapters check of their own settings and do with them (a game's settings are
+:class:`~tribune_env.GameConfig`'s, which checks them itself)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..data import DEFAULT_DATA
-from ..engine import Game
 from ..errors import ConfigError, brief
 from ..player import PlayerView
 from ..text_seat import TextSeat, prompt
 
 ILLEGAL_ACTION = ("raise", "lose")
 RENDER_MODES = ["ansi", "human", "rgb_array"]
-
-
-def game_settings(log: bool = False, **settings) -> tuple[dict, Game]:
-    """The settings of the adapter's games (with no log unless `log`: an adapter deals game after
-    game, and only its text view reads the log), and a game dealt from them, so that a bad
-    setting is refused when the adapter is made."""
-    config = {"data": DEFAULT_DATA, **settings, "log": log}
-    return config, Game(seed=0, **config)
 
 
 def check_render_mode(mode: str | None, metadata: dict) -> str | None:

@@ -16,9 +16,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import batch_space, iterate
 
-from ..data import DEFAULT_DATA
 from ..engine import Game
 from ..errors import IllegalActionError
+from ..game_config import GameConfig
 from ..player import PlayerView
 from .observation_space import observation_space
 from .opponents import LearnerSeats, Lineup, seat_policies
@@ -28,7 +28,6 @@ from .settings import (
     check_illegal_action,
     check_render_mode,
     check_text_view,
-    game_settings,
     rendered,
     text_info,
     text_seats,
@@ -133,14 +132,13 @@ def _iterate_legal(space: LegalBatch, items):
 class SingleAgentEnv(gym.Env):
     """One learning seat against opponent policies; registered as ``Tribune-v0``.
 
-    Parameters: ``num_players`` (2-5), ``opponents`` (a policy for every other seat, a list
-    of n-1 policies in seat order after the learner, or an :class:`OpponentPool` drawn from
-    anew for every game; see :mod:`tribune_env.envs.opponents`),
-    ``learner_seat`` (``rotate``, ``random`` or a seat number), ``reward`` (``win``,
-    ``rank``, ``score``), ``victory_card``, ``point_variant``, ``round_limit``,
-    ``auto_forced``, ``render_mode`` (``ansi``, ``human``, ``rgb_array``), ``data``,
-    ``illegal_action`` and ``text_view`` (the learner's view in words in its info, as ``prompt``
-    and ``view``: :mod:`tribune_env.text_seat`, docs/text-seat.md).
+    Parameters: the game, as ``config`` (a :class:`~tribune_env.GameConfig`) or as its settings
+    by name; ``opponents`` (a policy for every other seat, a list of n-1 policies in seat order
+    after the learner, or an :class:`OpponentPool` drawn from anew for every game; see
+    :mod:`tribune_env.envs.opponents`), ``learner_seat`` (``rotate``, ``random`` or a seat
+    number), ``reward`` (``win``, ``rank``, ``score``), ``render_mode`` (``ansi``, ``human``,
+    ``rgb_array``), ``illegal_action`` and ``text_view`` (the learner's view in words in its
+    info, as ``prompt`` and ``view``: :mod:`tribune_env.text_seat`, docs/text-seat.md).
 
     The observation is the learner's (float32, see docs/observation.md); its legal actions
     come from ``action_masks()`` and ``info["action_mask"]``. With ``illegal_action="raise"``
@@ -154,37 +152,26 @@ class SingleAgentEnv(gym.Env):
 
     def __init__(
         self,
-        num_players: int = 4,
+        *,
         opponents="random",
         learner_seat="rotate",
         reward: str = "win",
-        victory_card=None,
-        point_variant: bool = False,
-        round_limit: int | None = None,
-        auto_forced: bool = True,
         render_mode: str | None = None,
-        data=DEFAULT_DATA,
         illegal_action: str = "raise",
         text_view: bool = False,
+        config: GameConfig | None = None,
+        **settings,
     ):
         self.illegal_action = check_illegal_action(illegal_action)
         self.text_view = check_text_view(text_view)
         self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reward_scheme = check_scheme(reward)
-        self._config, self.game = game_settings(
-            log=self.text_view,
-            num_players=num_players,
-            victory_card=victory_card,
-            point_variant=point_variant,
-            round_limit=round_limit,
-            auto_forced=auto_forced,
-            data=data,
-        )
-        self.num_players = self.game.n
+        self.config = GameConfig.of(config, **settings)
+        self.num_players = self.config.num_players
         self._seats = LearnerSeats(learner_seat, self.num_players)
         self.set_opponents(opponents)
-        self.observation_space = observation_space(self.game.obs_layout)
-        self.action_space = LegalDiscrete(self.game.A.size, self._legal_now)
+        self.observation_space = observation_space(self.config.obs_layout)
+        self.action_space = LegalDiscrete(self.config.actions.size, self._legal_now)
         self.learner = 0
         self._forfeited = False
         self._has_reset = False
@@ -211,7 +198,7 @@ class SingleAgentEnv(gym.Env):
         if seed is not None:
             self._seats.restart()
         while True:  # a game the opponents finish alone is replayed
-            self.game = Game(seed=int(self.np_random.integers(2**63)), **self._config)
+            self.game = Game.from_config(self.config, seed=int(self.np_random.integers(2**63)), log=self.text_view)
             self.learner = self._seats.draw(self.np_random)
             self._text = text_seats(self.text_view, [self.learner])
             drawn = [self._lineup.members[k] for k in self._lineup.draw()]
@@ -254,8 +241,10 @@ class SingleAgentEnv(gym.Env):
             game.step(self._by_seat[seat].act(game.observe(seat), game.legal_mask(), view))
 
     def _legal_now(self) -> np.ndarray:
-        """The learner's legal actions now (none once the game is over or forfeited)."""
-        return np.zeros(self.game.A.size, dtype=np.int8) if self._forfeited else self.game.legal_mask()
+        """The learner's legal actions now (none before the first game, once it is over or forfeited)."""
+        if self._forfeited or not self._has_reset:
+            return np.zeros(self.config.actions.size, dtype=np.int8)
+        return self.game.legal_mask()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now, as bools (all False once the game is over)."""
@@ -277,4 +266,6 @@ class SingleAgentEnv(gym.Env):
         """The table as the learner sees it."""
         if self.render_mode is None:
             return None
+        if not self._has_reset:
+            raise gym.error.ResetNeeded("call reset() before render()")
         return rendered(self.game.render(self.learner), self.render_mode)

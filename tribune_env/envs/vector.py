@@ -37,10 +37,12 @@ except ImportError:  # stable-baselines3 belongs to the 'train' extra
 class VectorEnv(_Base):
     """`num_envs` games, each with one learner seat against the opponents.
 
-    Parameters as :class:`~tribune_env.envs.single.SingleAgentEnv` (``num_players``,
-    ``opponents``, ``learner_seat``, ``reward``, game configuration), plus ``num_envs`` and
-    ``seed``, ``advisor``: an agent whose move for the learner is appended to each of the
-    learner's observations (see :mod:`tribune_env.envs.advice`). An
+    Parameters as :class:`~tribune_env.envs.single.SingleAgentEnv` (``opponents``,
+    ``learner_seat``, ``reward``, the game as ``config`` or its settings by name, ``num_players``
+    among them also second by position), plus ``num_envs``, ``seed``, ``threads`` (as
+    :class:`~tribune_env.envs.vector_games.VectorGames` takes it) and ``advisor``: an agent
+    whose move for the learner is appended to each of the learner's observations (see
+    :mod:`tribune_env.envs.advice`). An
     :class:`~tribune_env.envs.opponents.OpponentPool` is drawn from anew for each game.
     With ``learner_seat="rotate"`` game slot i starts at seat i mod n, so the
     learners are spread over the seats at every moment. A policy object serves all games
@@ -50,15 +52,17 @@ class VectorEnv(_Base):
     def __init__(
         self,
         num_envs: int = 8,
-        num_players: int = 4,
+        num_players: int | None = None,
         opponents="random",
         learner_seat="rotate",
         reward: str = "win",
         seed=None,
         advisor=None,
-        **config,
+        **settings,
     ):
-        self.games = VectorGames(num_envs, seed=seed, reward=reward, num_players=num_players, **config)
+        if num_players is not None:  # given by position or name; else the config's
+            settings["num_players"] = num_players
+        self.games = VectorGames(num_envs, seed=seed, reward=reward, **settings)
         self.num_players = n = self.games.num_players
         self._rng = np.random.default_rng(seed)
         self._seats = [LearnerSeats(learner_seat, n, first=i) for i in range(num_envs)]

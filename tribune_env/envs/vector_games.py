@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import replace
 
 import numpy as np
 
@@ -25,10 +26,10 @@ from ..core.events import CAPACITY, WIDTH
 from ..data import MAX_PLAYERS
 from ..engine import Game, Handle
 from ..errors import ConfigError, IllegalActionError
+from ..game_config import GameConfig
 from ..kernel import seed_words
 from ..state import State
 from .rewards import check_scheme, final_rewards
-from .settings import game_settings
 
 ROWS_PER_THREAD = 32  # below this many games a thread costs more than it saves
 
@@ -38,20 +39,27 @@ class VectorGames:
 
     Parameters: ``num_envs``, ``seed``, ``reward`` (scheme of the final rewards), ``threads``
     (how many threads step the games: by default one per core, at most one per 32 games),
-    and the game configuration of :class:`~tribune_env.engine.Game` (``num_players``,
-    ``victory_card``, ``point_variant``, ``round_limit``, ``auto_forced``, ``data``).
+    and the games, as ``config`` (a :class:`~tribune_env.GameConfig`) or as its settings by
+    name. Games in a batch keep no log.
     """
 
-    def __init__(self, num_envs: int, seed=None, reward: str = "win", threads: int | None = None, **config):
+    def __init__(
+        self,
+        num_envs: int,
+        seed=None,
+        reward: str = "win",
+        threads: int | None = None,
+        config: GameConfig | None = None,
+        **settings,
+    ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive int, got {num_envs!r}")
-        if "seed" in config or "log" in config:
-            raise ConfigError("seed is an argument of VectorGames itself, and games in a batch keep no log")
         self.num_envs = n = int(num_envs)
         self.threads = check_threads(threads, n)
         self.reward_scheme = check_scheme(reward)
-        self._config, first = game_settings(**config)
-        self._kinds = kinds_of(first, self._config)
+        self.config = GameConfig.of(config, **settings)
+        self._kinds = kinds_of(self.config)
+        first = self._kinds[0]
         self.num_players = first.n
         self.obs_layout = first.obs_layout
         self.action_size = first.A.size
@@ -205,15 +213,16 @@ class GameRows(Sequence):
         return self._games.game(int(i) % len(self))
 
 
-def kinds_of(first: Game, config: dict) -> list[Game]:
-    """A game for each victory card the batch's games may have: the one configured, or, when
-    each game draws its card, every card that fits the player count, in the order ``Game`` draws from."""
-    if not first.victory_card_drawn:
-        return [first]
-    fitting = sorted(key for key, card in first.data.victory_cards.items() if first.n in card.need)
-    kinds = [Game(seed=0, **{**config, "victory_card": key}) for key in fitting]
-    for kind in kinds:
-        kind.victory_card_drawn = True
+def kinds_of(config: GameConfig) -> list[Game]:
+    """A game for each victory card the batch's games may have: the one configured (or none, in
+    the point-value variant), or, when each game draws its card, every card that fits the player
+    count, in the order ``Game`` draws from. Their deals are never played: each gives the row
+    games of its card their parameters and observation template."""
+    if config.victory_card is not None or config.point_variant:
+        return [Game.from_config(config, seed=0, log=False)]
+    kinds = [Game.from_config(replace(config, victory_card=key), seed=0, log=False) for key in config.fitting_cards()]
+    for kind in kinds:  # as if dealt from the batch's config, the card drawn
+        kind.config, kind.victory_card_drawn = config, True
     return kinds
 
 

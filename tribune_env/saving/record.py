@@ -28,7 +28,7 @@ def record(game, agents=(), index: int | None = None) -> dict:
 
 def saved_config(game) -> dict:
     """A record's config: the game's, with the seed it was dealt from and whether it drew its card."""
-    return {**game.config(), "seed": game.seed, "victory_card_drawn": game.victory_card_drawn}
+    return {**game.played_config.to_dict(), "seed": game.seed, "victory_card_drawn": game.victory_card_drawn}
 
 
 def outcome(game) -> dict:

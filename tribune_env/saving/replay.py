@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 
-from ..data import DEFAULT_DATA, GameData, VictoryCard
+from ..data import DEFAULT_DATA, GameData
 from ..engine import Game
 from ..errors import ConfigError, IllegalActionError, brief
+from ..game_config import GameConfig
 from .fields import check
 from .limits import fail
 from .record import outcome, saved_config
@@ -43,19 +44,11 @@ def replay(record: dict, data: GameData = DEFAULT_DATA, log: bool = True):
 
 def build(config: dict, data: GameData = DEFAULT_DATA, log: bool = True) -> Game:
     """The game a checked config describes, dealt from its seed: the same config saved back, or StateFormatError."""
+    settings = {key: value for key, value in config.items() if key not in ("seed", "victory_card_drawn")}
+    if config["victory_card_drawn"]:
+        settings["victory_card"] = None  # drawn again from the seed
     try:
-        card = config["victory_card"]
-        given = None if config["victory_card_drawn"] or card is None else VictoryCard.from_dict(card)
-        game = Game(
-            config["num_players"],
-            given,
-            point_variant=config["point_variant"],
-            seed=config["seed"],
-            data=data,
-            round_limit=config["round_limit"],
-            auto_forced=config["auto_forced"],
-            log=log,
-        )
+        game = Game.from_config(GameConfig.from_dict(settings, data), seed=config["seed"], log=log)
     except ConfigError as exc:
         fail(f"config: {exc}")
     made = saved_config(game)
