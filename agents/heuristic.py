@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from tribune_env.core import native
+from tribune_env._compiler import native
 from tribune_env.core.atrium import least_winning_bid
 from tribune_env.core.bids import digit_toward
 from tribune_env.core.common import top_task, value_sum

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tribune_env.core import native
+from tribune_env._compiler import native
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.core.observe import observe
 from tribune_env.core.worlds import determinize

@@ -17,7 +17,7 @@ import tracemalloc
 
 import numpy as np
 
-from tribune_env.core import native
+from tribune_env._compiler import native
 from tribune_env.core.batched import observe_batch, pick_legal
 from tribune_env.envs import VectorGames
 

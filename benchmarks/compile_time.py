@@ -10,7 +10,7 @@ compile time (callees excluded) and how many times it was compiled.
     python benchmarks/compile_time.py [--repeats 1] [--functions 15]
 
 With ``TRIBUNE_NUMBA_INTERNALS=0`` it times the compile on numba's public API alone
-(``tribune_env/internals.py``).
+(``tribune_env/_compiler/internals.py``).
 """
 
 from __future__ import annotations

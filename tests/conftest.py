@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from tribune_env import Game
+from tribune_env._compiler import Compiler
 from tribune_env.data import NUM_CARD_TYPES, NUM_VALUES
-from tribune_env.jit import Compiler
 from tribune_env.state import Meta
 
 NUM_CARDS = 100

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def keys(root: Path, cache: Path) -> tuple[str, str]:
     """The engine's and the agents' cache keys, as the packages under `root` compute them (caching in `cache`)."""
-    code = "import agents.compiled, tribune_env.jit; print(tribune_env.jit.ENGINE_KEY, agents.compiled.KEY)"
+    code = "import agents.compiled, tribune_env._compiler; print(tribune_env._compiler.ENGINE_KEY, agents.compiled.KEY)"
     result = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -42,7 +42,7 @@ def test_an_agents_edit_changes_the_agents_key_only_and_an_engine_edit_both(tmp_
 
 
 PROBE = """
-from tribune_env.jit import Compiler
+from tribune_env._compiler import Compiler
 
 twice = Compiler("probe", "key").entry(lambda x: 2 * x)
 twice(3)
@@ -71,7 +71,7 @@ def test_clones_of_the_same_sources_share_one_cache_wherever_they_lie(tmp_path):
 def test_a_compile_is_announced_once_and_a_cached_start_says_nothing(tmp_path):
     shutil.copytree(ROOT / "tribune_env", tmp_path / "tribune_env", ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "tribune_env" / "probe.py").write_text(
-        "from tribune_env.jit import entry\n\nfirst = entry(lambda x: 2 * x)\nsecond = entry(lambda x: 3 * x)\n"
+        "from tribune_env._compiler import entry\n\nfirst = entry(lambda x: 2 * x)\nsecond = entry(lambda x: 3 * x)\n"
     )
     code = "from tribune_env import probe; probe.first(1); probe.second(1)"
 

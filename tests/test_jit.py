@@ -9,10 +9,13 @@ import numpy as np
 import pytest
 from numba.core import types
 
-from tribune_env import Game, internals
+from tribune_env import Game
+from tribune_env._compiler import internals
 from tribune_env.core import common, dispatch
 
-pytestmark = pytest.mark.skipif(not internals.ON, reason="numba's internals are off (tribune_env/internals.py)")
+pytestmark = pytest.mark.skipif(
+    not internals.ON, reason="numba's internals are off (tribune_env/_compiler/internals.py)"
+)
 
 
 def test_a_function_only_compiled_code_calls_refuses_a_python_call_by_name():
@@ -65,7 +68,7 @@ def test_a_compiled_only_function_is_linked_into_its_callers_without_machine_cod
 
 
 LINKED = """
-from tribune_env.jit import Compiler
+from tribune_env._compiler import Compiler
 
 compiler = Compiler("test", "key")
 

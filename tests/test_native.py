@@ -7,12 +7,15 @@ import numpy as np
 import pytest
 from numba.core.errors import TypingError
 
-from tribune_env import Game, internals
-from tribune_env.core import dispatch, native
+from tribune_env import Game
+from tribune_env._compiler import internals, native
+from tribune_env.core import dispatch
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.state import Meta
 
-pytestmark = pytest.mark.skipif(not internals.ON, reason="numba's internals are off (tribune_env/internals.py)")
+pytestmark = pytest.mark.skipif(
+    not internals.ON, reason="numba's internals are off (tribune_env/_compiler/internals.py)"
+)
 
 
 @pytest.fixture

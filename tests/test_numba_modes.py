@@ -26,7 +26,7 @@ HEURISTIC_POSITIONS = 1  # the heuristic's first recorded positions in each of t
 REPLAY = """
 import json, sys
 from tests.golden_traces import choices, digest, load, new_game
-from tribune_env import internals
+from tribune_env._compiler import internals
 from tribune_env.core import dispatch
 
 traces = load()
@@ -114,7 +114,7 @@ def test_internals_that_fail_to_import_fall_back_to_the_public_api_with_a_warnin
         "del numba.core.codegen.remove_redundant_nrt_refct\n"  # numba's own code calls it only with an option off
         "with warnings.catch_warnings(record=True) as caught:\n"
         "    warnings.simplefilter('always')\n"
-        "    from tribune_env import Game, internals\n"
+        "    from tribune_env import Game\n    from tribune_env._compiler import internals\n"
         "g = Game(3, seed=1)\n"
         "while not g.is_over:\n"
         "    g.step(int(g.legal_actions()[-1]))\n"

@@ -18,8 +18,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from ._compiler import compiled, entry
 from .data import MAX_PLAYERS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_OBJECTIVES, NUM_VALUES, PATRICIANS, VESTALS
-from .jit import compiled, entry
 from .kernel import K, views
 from .state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, SCROLL, TILE, TRIBUNE, Meta, Status
 

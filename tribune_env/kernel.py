@@ -2,7 +2,7 @@
 
 Compiled handlers receive the state as named views into the flat int32 buffer (``views``,
 written out from :func:`tribune_env.state.fields`, passed by reference as a
-:class:`~tribune_env.state_ref.StateRef` when :mod:`tribune_env.internals` is on, as the
+:class:`~tribune_env._compiler.state_ref.StateRef` when :mod:`tribune_env._compiler.internals` is on, as the
 namedtuple itself when off) and the game's numbers as one int64 array indexed by
 :class:`K`, declared once by :data:`ENTRIES` (each number of
 :class:`~tribune_env.data.GameData` under its field's name) and filled by :func:`params`. The random generator is
@@ -20,9 +20,8 @@ from enum import IntEnum
 import numpy as np
 from numba import carray, types
 
-from . import internals
+from ._compiler import compiled, entry, internals, intrinsic
 from .data import DEFAULT_DATA, OBJECTIVES, REGIONS, GameData
-from .jit import compiled, entry, intrinsic
 from .state import FIELDS, fields
 
 MAX_TUPLE_ENTRIES = 8  # room for a tuple of GameData (the catacomb prices)
@@ -224,7 +223,7 @@ state_views = _compile_views()
 
 
 if internals.ON:
-    from .state_ref import borrow
+    from ._compiler.state_ref import borrow
 
     @compiled(inline="always")
     def views(buf, k):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tribune_env import DEFAULT_DATA, VICTORY_CARDS, Game
-from tribune_env.core import native
+from tribune_env._compiler import native
 from tribune_env.invariants import Invariant
 from tribune_env.state import Meta
 

@@ -10,7 +10,7 @@ loop runs without the GIL, so threads play batches side by side.
 
 The loop links the invariants (engine layer) and the heuristic (agents), so it is a
 compiled package of its own, keyed by its file, the invariants' and the agents' key
-(:mod:`tribune_env.jit`).
+(:mod:`tribune_env._compiler`).
 """
 
 from pathlib import Path
@@ -19,11 +19,10 @@ import numpy as np
 
 from agents.compiled import KEY as AGENTS_KEY
 from agents.heuristic import choose
-from tribune_env.core import native
+from tribune_env._compiler import Compiler, native, source_key
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.core.scoring import scores
 from tribune_env.invariants import end_violation, remember, state_violation
-from tribune_env.jit import Compiler, source_key
 from tribune_env.kernel import views
 from tribune_env.state import Meta, Status
 

@@ -1,8 +1,8 @@
 """Region V, the Atrium Auctionorum: "1." turns cards up on placing, then takes them alone or the
 two occupants bid, sealed; the higher bid wins, a tie goes to "1." and the winner pays the loser."""
 
+from .._compiler import compiled
 from ..data import ATRIUM, PANTHEON
-from ..jit import compiled
 from ..kernel import K
 from ..state import MONEY
 from ..tasks import Task

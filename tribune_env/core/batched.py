@@ -7,11 +7,11 @@ release the GIL and share nothing between rows but read-only inputs; each caller
 its own events buffer.
 """
 
-from ..jit import compiled, entry
+from .._compiler import compiled, entry
+from .._compiler.native import step
 from ..kernel import below
 from ..state import Meta, Status
 from .dispatch import RUN
-from .native import step
 from .observe import observe
 from .rounds import setup
 

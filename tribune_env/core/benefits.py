@@ -8,8 +8,8 @@ Legates' legion, the temporary favor) are here too.
 
 import numpy as np
 
+from .._compiler import compiled
 from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, NUM_VALUES, PATRICIANS, PLEBEIANS, PRAETORIANS, SENATORS, VESTALS
-from ..jit import compiled
 from ..kernel import K
 from ..state import ETERNAL, LEGIONS, MONEY, NO_TILE, SCROLL, TILE, TRIBUNE, Meta
 from ..tasks import Task

@@ -10,7 +10,7 @@ entered so far is kept in ``bids[p]``; ``committed[p]`` is set with the last dig
 The bid task's arguments are the bidder and the digits it has entered.
 """
 
-from ..jit import compiled, entry
+from .._compiler import compiled, entry
 from ..kernel import K, views
 from ..state import MONEY
 from .common import push

@@ -1,7 +1,7 @@
 """Region VI, the Catacombs: a pile dealt face down; each occupant in turn examines it and may buy a card."""
 
+from .._compiler import compiled
 from ..data import CATACOMBS, NUM_CARD_TYPES
-from ..jit import compiled
 from ..kernel import K
 from ..state import MONEY, Meta
 from ..tasks import Task

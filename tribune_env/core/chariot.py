@@ -1,7 +1,7 @@
 """Phase 6: the sealed chariot auction and the block it places for the next round."""
 
+from .._compiler import compiled
 from ..data import NUM_FACTIONS
-from ..jit import compiled
 from ..kernel import K
 from ..state import MONEY, Meta
 from ..tasks import Task

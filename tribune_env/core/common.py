@@ -4,8 +4,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from .._compiler import compiled
 from ..data import NUM_CARD_TYPES, NUM_VALUES
-from ..jit import compiled
 from ..kernel import K, shuffle
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta
 from ..tasks import Task

@@ -1,7 +1,7 @@
 """Region IV, the Curia: its stacks are dealt in Phase 1; each occupant may discard a card for its stack."""
 
+from .._compiler import compiled
 from ..data import CURIA, NUM_VALUES
-from ..jit import compiled
 from ..kernel import K
 from ..tasks import Task
 from .common import discard_all, discard_from_hand, draw_card, mask_any_discard, push, say, value_sum

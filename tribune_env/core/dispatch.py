@@ -7,8 +7,8 @@ a real decision or the end, and leaves that decision's mask in ``m``.
 
 import numpy as np
 
+from .._compiler import compiled, entry
 from ..data import NUM_OBJECTIVES
-from ..jit import compiled, entry
 from ..kernel import K, views
 from ..state import Meta, Status
 from ..task_switch import task_switch

@@ -1,7 +1,7 @@
 """Region III, the Latrine: its card is turned up; take its value in denarii, or pay that to keep it."""
 
+from .._compiler import compiled
 from ..data import LATRINE, NUM_VALUES
-from ..jit import compiled
 from ..kernel import K
 from ..state import MONEY
 from ..tasks import Task

@@ -4,8 +4,8 @@ the decisions three of them bring. The engine applies the gains (``common.receiv
 agents price them.
 """
 
+from .._compiler import compiled
 from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, PATRICIANS, PLEBEIANS, PRAETORIANS, VESTALS
-from ..jit import compiled
 from ..kernel import K
 from ..state import NO_TILE, SCROLL, TILE
 from ..tasks import Task

@@ -1,7 +1,7 @@
 """Regions I and II, the Thermae and the Forum Romanum: each occupant pays if able and takes its card."""
 
+from .._compiler import compiled
 from ..data import FORUM, LATRINE, THERMAE
-from ..jit import compiled
 from ..kernel import K
 from ..state import MONEY
 from .common import say

@@ -1,7 +1,7 @@
 """Region VIII, the Field of Mars: pairs laid face down, a laurel each, one more for the single best."""
 
+from .._compiler import compiled
 from ..data import MARS, NUM_CARD_TYPES, NUM_VALUES
-from ..jit import compiled
 from ..kernel import K
 from ..state import LAURELS
 from ..tasks import Task

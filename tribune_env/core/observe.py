@@ -4,8 +4,8 @@ Offsets come from :class:`tribune_env.observation.ObservationLayout` as an int64
 indexed by :class:`~tribune_env.observation.Seg`; the constant part (seats present, victory card) is a template.
 """
 
+from .._compiler import compiled, entry
 from ..data import MARS, MAX_PLAYERS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_OBJECTIVES, NUM_VALUES, PANTHEON
-from ..jit import compiled, entry
 from ..kernel import K, views
 from ..observation import SLOT_FEATURES, Seg
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta, Status

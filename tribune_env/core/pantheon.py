@@ -1,8 +1,8 @@
 """Region VII, the Pantheon: its card is turned up; each occupant may sacrifice a card of its faction
 for the eternal favor of the gods."""
 
+from .._compiler import compiled
 from ..data import MARS, NUM_VALUES, PANTHEON
-from ..jit import compiled
 from ..kernel import K
 from ..state import ETERNAL
 from ..tasks import Task

@@ -1,7 +1,7 @@
 """Phase 2: placing followers on region spaces, faction fields and the coin bowl."""
 
+from .._compiler import compiled
 from ..data import ATRIUM, CATACOMBS, MARS, NUM_FACTIONS, PANTHEON, PATRICIANS, VESTALS
-from ..jit import compiled
 from ..kernel import K
 from ..state import MONEY, Meta
 from ..tasks import Task

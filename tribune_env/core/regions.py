@@ -4,8 +4,8 @@ Each region has its module, with its deal, evaluation, masks and choices: ``mark
 Forum Romanum), ``latrine``, ``curia``, ``atrium``, ``catacombs``, ``pantheon``, ``mars``.
 """
 
+from .._compiler import compiled
 from ..data import ATRIUM, CATACOMBS, CURIA, FORUM, LATRINE, MARS, PANTHEON, THERMAE
-from ..jit import compiled
 from ..kernel import K
 from ..state import Meta
 from ..tasks import Task

@@ -2,8 +2,8 @@
 
 import numpy as np
 
+from .._compiler import compiled, entry
 from ..data import ATRIUM, LATRINE, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES, PANTHEON
-from ..jit import compiled, entry
 from ..kernel import K, below, shuffle, views
 from ..state import MONEY, Meta, Status
 from ..tasks import Task

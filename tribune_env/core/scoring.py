@@ -5,8 +5,8 @@
 
 import numpy as np
 
+from .._compiler import compiled
 from ..data import NUM_OBJECTIVES, Objective
-from ..jit import compiled
 from ..kernel import K
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, SCROLL, TILE, TRIBUNE, Meta, Status
 from .common import say, start_order

@@ -3,8 +3,8 @@
 ``rivals`` and ``takes_over`` are the rule of strength, which the engine's masks and the agents share.
 """
 
+from .._compiler import compiled
 from ..data import NUM_FACTIONS, NUM_VALUES, VESTALS
-from ..jit import compiled
 from ..kernel import K
 from ..state import LAURELS, Meta
 from ..tasks import Task

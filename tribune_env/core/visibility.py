@@ -6,8 +6,8 @@ functions say, so they cannot disagree.
 
 import numpy as np
 
+from .._compiler import compiled, entry
 from ..data import MARS, PANTHEON
-from ..jit import compiled, entry
 from ..kernel import K, views
 
 

@@ -20,8 +20,8 @@ never from where the true cards lie, so a world depends on what the player knows
 
 import numpy as np
 
+from .._compiler import compiled, entry
 from ..data import CATACOMBS, NUM_CARD_TYPES, NUM_FACTIONS, NUM_VALUES
-from ..jit import compiled, entry
 from ..kernel import K, below, next_u32, shuffle, views
 from ..state import MONEY, Meta, Status
 from ..tasks import BIDS, Task

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..core import native
+from .._compiler import native
 from ..core.batched import actors, deal, observe_batch, step_observe
 from ..core.events import CAPACITY, WIDTH
 from ..data import MAX_PLAYERS

@@ -1,6 +1,6 @@
 """Numba's dispatcher and code library, changed to shorten the first compile (numba's internals).
 
-Only :mod:`tribune_env.jit` uses this, and only when :mod:`tribune_env.internals` is on.
+Only :mod:`tribune_env._compiler.jit` uses this, and only when :mod:`tribune_env._compiler.internals` is on.
 Three changes, each measured in ``docs/architecture.md``, "Start-up":
 
 - :func:`plain`: a call from compiled code with a constant, an ``int32`` read from the

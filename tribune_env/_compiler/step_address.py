@@ -3,8 +3,8 @@
 A compiled function that calls ``dispatch.step`` by name gets the whole engine linked into
 its own code, and numba optimises and compiles all of it once more: the heuristic's
 lookahead and rollouts and the vector games' batch step each did, over 2 s of the first
-start each (``docs/architecture.md``, "Start-up"). With :mod:`tribune_env.internals` on,
-they call :func:`step` here instead (through :mod:`tribune_env.core.native`): the ``step``
+start each (``docs/architecture.md``, "Start-up"). With :mod:`tribune_env._compiler.internals` on,
+they call :func:`step` here instead (through :mod:`tribune_env._compiler.native`): the ``step``
 that Python calls, at the address :func:`publish` leaves in a global. The address is never
 a constant of the compiled code, so the cache stays valid in another process. Before
 :func:`publish` the address is null, and a call raises.

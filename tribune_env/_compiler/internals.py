@@ -2,9 +2,9 @@
 
 Three mechanisms shorten the first compile by building on numba's internals, some of them
 private (``docs/architecture.md``, "Start-up"): compiled-only functions linked and never
-made machine code (:mod:`tribune_env.linking`), the state passed by reference
-(:mod:`tribune_env.state_ref`) and the engine's step called at its address
-(:mod:`tribune_env.core.step_address`). Any numba release may change those, so every use
+made machine code (:mod:`tribune_env._compiler.linking`), the state passed by reference
+(:mod:`tribune_env._compiler.state_ref`) and the engine's step called at its address
+(:mod:`tribune_env._compiler.step_address`). Any numba release may change those, so every use
 sits behind :data:`ON`, decided here alone, once. Off, tribune compiles with ``numba.njit``
 and numba's public extension API: the same games, a slower first compile and slower code.
 
@@ -26,8 +26,7 @@ def _internals_on() -> bool:
     if os.environ.get("TRIBUNE_NUMBA_INTERNALS", "1") == "0" or AS_PYTHON:
         return False
     try:
-        from . import linking, state_ref  # noqa: F401
-        from .core import step_address  # noqa: F401
+        from . import linking, state_ref, step_address  # noqa: F401
     except Exception as error:  # whatever a numba release changed: tribune must still import and play
         warnings.warn(
             f"tribune compiles with numba's public API alone, so its first compile and its code are slower: "

@@ -1,13 +1,13 @@
 """``step`` for compiled code to call, and ``ready()``, which every Python function running such code calls first.
 
-With :mod:`tribune_env.internals` on, ``step`` calls the machine code of the ``step`` that
-Python calls, at the address ``ready()`` publishes (:mod:`tribune_env.core.step_address`);
+With :mod:`tribune_env._compiler.internals` on, ``step`` calls the machine code of the ``step`` that
+Python calls, at the address ``ready()`` publishes (:mod:`tribune_env._compiler.step_address`);
 off, it is ``dispatch.step`` itself, linked into each caller (a longer first compile), and
 ``ready()`` has nothing to do.
 """
 
-from .. import internals
-from . import dispatch
+from ..core import dispatch
+from . import internals
 
 if internals.ON:
     from .step_address import publish, step

@@ -6,7 +6,7 @@ Each compiled function is one of two kinds, and says so at its decoration:
 - :meth:`Compiler.entry`: a function Python calls (``dispatch.step``, ``observe``, the
   heuristic's ``choose``...).
 
-With :mod:`tribune_env.internals` on, the two differ (:mod:`tribune_env.linking`): a
+With :mod:`tribune_env._compiler.internals` on, the two differ (:mod:`tribune_env._compiler.linking`): a
 compiled-only function has no Python wrapper, refuses a call from Python and is only ever
 linked into its callers, and calls from compiled code are compiled for plain argument
 types. Off, both are ``numba.njit``; with ``NUMBA_DISABLE_JIT=1``, plain Python, and
@@ -40,8 +40,8 @@ import numba
 from numba.core import event
 from numba.extending import intrinsic as numba_intrinsic
 
+from ..console import say
 from . import internals
-from .console import say
 
 if internals.ON:
     from .linking import dispatcher
@@ -51,14 +51,11 @@ try:  # numba's cache classes, outside its public API: without them each clone c
 except ImportError:
     CacheImpl, UserProvidedCacheLocator = None, object
 
-ROOT = Path(__file__).resolve().parent.parent  # holds the compiled packages
+ROOT = Path(__file__).resolve().parents[2]  # holds the compiled packages
 OPTIONS = dict(nogil=True, boundscheck=True)  # an index outside its array raises, whatever a state holds
 ENGINE_SOURCES = (
-    "jit.py",
-    "internals.py",
-    "linking.py",
+    "_compiler/*.py",
     "kernel.py",
-    "state_ref.py",
     "data.py",
     "state.py",
     "actions.py",
