@@ -171,11 +171,13 @@ class RLlibTrainer(Run):
         self._set_weights(MAIN, module.get_state())
 
     def _set_weights(self, module_id: str, state: dict) -> None:
-        """Give module `module_id` these weights on the learner, then on every env runner."""
+        """Give module `module_id` these weights on the learner, then on every env runner, waiting
+        until each has them (RLlib's default sync does not wait: a busy runner sampled on with the
+        old weights)."""
         algorithm = self.algorithm
         algorithm.set_state({"learner_group": {"learner": {"rl_module": {module_id: state}}}})
         algorithm.env_runner_group.sync_weights(
-            from_worker_or_learner_group=algorithm.learner_group, inference_only=True
+            from_worker_or_learner_group=algorithm.learner_group, inference_only=True, timeout_seconds=None
         )
 
     def _train(self) -> dict:
