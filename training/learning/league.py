@@ -76,7 +76,7 @@ class LeagueConfig:
                 raise ConfigError(f"bad league setting: {f.name} must be {kind.__name__}, got {value!r}")
             if value not in f.metadata["range"]:
                 raise ConfigError(f"bad league setting: {f.name} must be {f.metadata['range']}, got {value!r}")
-            object.__setattr__(self, f.name, kind(value))  # a share of 1 is refused as 1.0
+            object.__setattr__(self, f.name, kind(value))  # an int given for a float setting is held as a float
 
     @classmethod
     def from_dict(cls, values, source: str = "league settings") -> LeagueConfig:
