@@ -89,9 +89,7 @@ ROW = (
 
 # A change: amounts added (money .. cards), tiles and favors raised to, a faction controlled (-1: none).
 CHANGE = ("money", "laurels", "legions", "markers", "cards", "tile", "eternal", "temp_favor", "control")
-ADDED = ("money", "laurels", "legions", "markers", "cards")
 (MONEY, LAURELS, LEGIONS, MARKERS, CARDS, TILE, ETERNAL, TEMP_FAVOR, CONTROL) = range(len(CHANGE))
-_ADDED_TO = np.array([ROW.index(name) for name in ADDED], dtype=np.int64)
 
 # factions as bits of a control mask; joint control of a pair turns a scroll into a tribune
 _PLEBEIAN_TRIBUNE = (1 << PATRICIANS) | (1 << PLEBEIANS)
@@ -129,7 +127,7 @@ def no_change():
     return out
 
 
-_NO_CHANGE = no_change()  # a compiled function reads it as a constant
+_NO_CHANGE = np.where(np.arange(len(CHANGE)) == CONTROL, -1.0, 0.0)  # no_change(), as a constant of compiled code
 
 
 @entry

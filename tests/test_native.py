@@ -95,6 +95,6 @@ def test_every_python_door_to_native_step_makes_it_ready_and_compiled_code_befor
     assert done.returncode == 0, done.stderr
     said = done.stdout.strip().splitlines()[-1]
     if first == "nothing":
-        assert said == "dispatch.step has no address yet: call tribune_env.core.native.ready() first"
+        assert said == "dispatch.step has no address yet: call tribune_env._compiler.native.ready() first"
     else:
         assert said == "played"

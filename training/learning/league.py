@@ -65,7 +65,7 @@ class LeagueConfig:
     league_share: float = configs.setting(
         0.5,
         "Share of the pool's weight held by the league's own members (every exploiter and every earlier network, "
-        "equally); the recipe's baselines keep the rest in every round, however many members there are.",
+        "equally); the recipe's baselines (and its snapshots, if any) keep the rest in every round.",
         SHARES,
     )
 

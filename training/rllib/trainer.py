@@ -171,14 +171,18 @@ class RLlibTrainer(Run):
         self._set_weights(MAIN, module.get_state())
 
     def _set_weights(self, module_id: str, state: dict) -> None:
-        """Give module `module_id` these weights on the learner, then on every env runner, waiting
-        until each has them (RLlib's default sync does not wait: a busy runner sampled on with the
-        old weights)."""
+        """Give module `module_id` these weights on the learner, then on every env runner, and wait
+        until each has them: RLlib's sync sends them without waiting, and drops them for a runner
+        still busy with an earlier sync, which then samples on with the old weights."""
         algorithm = self.algorithm
         algorithm.set_state({"learner_group": {"learner": {"rl_module": {module_id: state}}}})
-        algorithm.env_runner_group.sync_weights(
+        runners = algorithm.env_runner_group
+        runners.sync_weights(
             from_worker_or_learner_group=algorithm.learner_group, inference_only=True, timeout_seconds=None
         )
+        runners.foreach_env_runner(
+            lambda runner: None, local_env_runner=False
+        )  # after the sync, in each runner's order
 
     def _train(self) -> dict:
         c = self.config

@@ -52,7 +52,7 @@ def step(typingctx, buf, k, ev, m, action):
         cell = builder.module.globals.get(_SYMBOL) or ir.GlobalVariable(builder.module, ir.IntType(64), _SYMBOL)
         address = builder.load(cell)
         with cgutils.if_unlikely(builder, cgutils.is_null(builder, address)):
-            message = "dispatch.step has no address yet: call tribune_env.core.native.ready() first"
+            message = "dispatch.step has no address yet: call tribune_env._compiler.native.ready() first"
             context.call_conv.return_user_exc(builder, RuntimeError, (message,))
         function = context.call_conv.get_function_type(types.none, STEP_TYPES)
         callee = builder.inttoptr(address, function.as_pointer())
