@@ -207,3 +207,12 @@ def test_pettingzoos_sb3_action_masking_tutorial_runs(tmp_path):
             act = int(model.predict(observation, action_masks=action_mask, deterministic=True)[0])
         env.step(act)
     assert env.unwrapped.game.is_over and sorted(env.rewards.values()) == [-1.0, 1.0]
+
+
+def test_before_reset_the_environment_says_reset_deals_its_game():
+    env = tribune_env.envs.raw_env(num_players=2)
+    for use in (lambda: env.game, env.state, lambda: env.observe("player_0")):
+        with pytest.raises(gym.error.ResetNeeded, match="call reset"):
+            use()
+    env.reset(seed=3)
+    assert env.game.n == 2 and env.state().shape == env.state_space.shape

@@ -23,6 +23,7 @@ from functools import partial
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
@@ -118,6 +119,14 @@ class raw_env(AECEnv):
         self._no_actions = np.zeros(actions, dtype=np.int8)
         self._no_actions.flags.writeable = False  # shared by every agent not to act
         self._seeds = np.random.default_rng()
+        self._game = None  # dealt by reset()
+
+    @property
+    def game(self) -> Game:
+        """The game in play, which ``reset()`` deals: before it, ResetNeeded says so."""
+        if self._game is None:
+            raise ResetNeeded("call reset() first: the environment deals its game there")
+        return self._game
 
     def _legal(self, agent: str) -> np.ndarray:
         """The legal actions of `agent` now, for its action space's samples."""
@@ -143,7 +152,7 @@ class raw_env(AECEnv):
         """A new game: from `seed` if given, else from the environment's own seeded sequence."""
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-        self.game = Game.from_config(self.config, seed=int(self._seeds.integers(2**63)), log=self.text_view)
+        self._game = Game.from_config(self.config, seed=int(self._seeds.integers(2**63)), log=self.text_view)
         self._forfeited = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
