@@ -120,14 +120,12 @@ def change_of(**change) -> np.ndarray:
     return out
 
 
+_NO_CHANGE = np.where(np.arange(len(CHANGE)) == CONTROL, -1.0, 0.0)  # a constant of compiled code
+
+
 @entry
 def no_change():
-    out = np.zeros(len(CHANGE))
-    out[CONTROL] = -1
-    return out
-
-
-_NO_CHANGE = np.where(np.arange(len(CHANGE)) == CONTROL, -1.0, 0.0)  # no_change(), as a constant of compiled code
+    return _NO_CHANGE.copy()
 
 
 @entry
@@ -242,26 +240,19 @@ def progress_of(k, tile, controls, favored, vestal_marker, laurels, legions, mon
     weights = need + (OBLIGATORY - 1 if obligatory >= 0 else 0.0) + SPARE * (NUM_OBJECTIVES - need)
     counted = OBLIGATORY * credit[obligatory] if obligatory >= 0 else 0.0
     need -= obligatory >= 0
-    best, rest, place = 0.0, 0.0, 0
-    for rank in range(NUM_OBJECTIVES):  # the others best first, by their rank among the others
+    taken = 1 << obligatory if obligatory >= 0 else 0
+    best, rest = 0.0, 0.0
+    for place in range(NUM_OBJECTIVES - (obligatory >= 0)):  # the others, best first (the earlier if tied)
+        top = -1
         for i in range(NUM_OBJECTIVES):
-            if i != obligatory and _rank(credit, i, obligatory) == rank:
-                if place < need:
-                    best += credit[i]
-                else:
-                    rest += credit[i]
-                place += 1
+            if not taken & 1 << i and (top < 0 or credit[i] > credit[top]):
+                top = i
+        taken |= 1 << top
+        if place < need:
+            best += credit[top]
+        else:
+            rest += credit[top]
     return (counted + best + SPARE * rest) / weights
-
-
-@compiled
-def _rank(credit, i, obligatory):
-    """How many of the others come before objective i, best first (the earlier first if tied)."""
-    ahead = 0
-    for j in range(NUM_OBJECTIVES):
-        if j != obligatory and j != i and (credit[j] > credit[i] or (credit[j] == credit[i] and j < i)):
-            ahead += 1
-    return ahead
 
 
 @compiled
