@@ -144,6 +144,7 @@ def test_the_rllib_environment_takes_a_config_and_its_settings_alike():
     assert multi_agent.TribuneMultiAgentEnv({**SETTINGS, "reward": "rank"}).config == config
     assert multi_agent.TribuneMultiAgentEnv({"config": config}).config is config
     assert multi_agent.TribuneMultiAgentEnv().config == GameConfig(2)
+    assert multi_agent.TribuneMultiAgentEnv({"config": None}).config == GameConfig(2)  # None: none given
 
 
 @pytest.mark.full

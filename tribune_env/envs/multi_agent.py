@@ -66,7 +66,7 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
         settings = dict(config or {})
         self.reward_scheme = check_scheme(settings.pop("reward", "win"))
         self.illegal_action = check_illegal_action(settings.pop("illegal_action", "raise"))
-        if "config" not in settings:
+        if settings.get("config") is None:  # no GameConfig given: 2 players unless said
             settings.setdefault("num_players", 2)
         self.config = GameConfig.of(**settings)
         self._forfeited = False
