@@ -17,7 +17,7 @@ def pool():
 
 def test_shards_play_exactly_the_games_of_their_own_vector_envs():
     """Game for game, the sharded env is its shards side by side: reset, steps, an added
-    opponent, and a step refused for one bad action, which must step no shard at all."""
+    opponent, card weights, and a step refused for one bad action, which must step no shard at all."""
     settings = {"num_players": 3, "reward": "rank"}
     alone = [
         VectorEnv(num_envs=n, seed=s, opponents=pool(), **settings)
@@ -32,6 +32,10 @@ def test_shards_play_exactly_the_games_of_their_own_vector_envs():
         for step in range(60):
             masks = env.action_masks()
             assert np.array_equal(masks, np.concatenate([a.action_masks() for a in alone]))
+            if step == 10:
+                env.set_card_weights({"pax-romana": 1})
+                for a in alone:
+                    a.set_card_weights({"pax-romana": 1})
             if step == 20:
                 env.add_opponent(make_agent("heuristic", seed=9), 50.0)
                 for a in alone:
@@ -49,6 +53,7 @@ def test_shards_play_exactly_the_games_of_their_own_vector_envs():
             assert np.array_equal(dones, np.concatenate([p[2] for p in parts]))
             expected = [info for p in parts for info in p[3]]
             assert [i.get("winners") for i in infos] == [i.get("winners") for i in expected]
+            assert [i.get("victory_card") for i in infos] == [i.get("victory_card") for i in expected]
             finished += int(dones.sum())
         assert finished > 0  # games ended and were replaced on the way
 

@@ -298,6 +298,35 @@ def test_a_run_at_several_table_sizes_plays_each_stage_at_its_size_and_resumes_m
     assert changed.exit_code != 0 and "cannot change table_sizes ('3,4' -> '4,3')" in changed.output
 
 
+def test_a_card_curriculum_deals_the_weakest_card_and_resumes_its_counts(tmp_path, monkeypatch):
+    """card_focus 1 at 3 players: after each rollout every new game gets the card the learner won
+    least; the per-card rates go to the log, their counts to state.json, and a resumed run goes on from them."""
+    from training.learning import selfplay
+
+    envs = []
+    make_env = selfplay.Trainer._env
+    monkeypatch.setattr(selfplay.Trainer, "_env", lambda self, steps: envs.append(make_env(self, steps)) or envs[-1])
+    (tmp_path / "cards.toml").write_text(
+        TINY.replace("players = 2", "players = 3\ncard_focus = 1.0").replace(
+            "imitation_games = 2", "imitation_games = 0"
+        )
+    )
+    out = tmp_path / "run"
+    first = CliRunner().invoke(
+        main, ["train", "--config", str(tmp_path / "cards.toml"), "--out", str(out), "--steps", "384"]
+    )
+    assert first.exit_code == 0, first.output
+    weights = envs[-1].games.card_weights
+    assert sorted(weights.values()) == [0, 0, 0, 0, 1.0] and set(weights) == set(Game(3).config.fitting_cards())
+    counts = json.loads((out / "state.json").read_text())["cards"]
+    assert counts and all(0 <= wins <= games for wins, games in counts.values())
+    assert set(counts) <= set(weights) and any(name.startswith("cards/") for name in rows(out / "progress.csv")[0])
+    resumed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "512"])
+    assert resumed.exit_code == 0, resumed.output
+    again = json.loads((out / "state.json").read_text())["cards"]
+    assert sum(games for _, games in again.values()) > sum(games for _, games in counts.values()) * 0.9 - 1e-9
+
+
 def test_a_new_run_from_a_missing_policy_file_is_refused_before_writing(tmp_path):
     from training.learning.selfplay import Trainer
 
@@ -357,6 +386,10 @@ def test_a_resumed_run_loads_no_snapshot_outside_its_directory(run, tmp_path, sn
         ),
         ('{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [3], "best": null}', "snapshots is missing"),
         ('{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [], "best": {"steps": 1}}', "best is missing"),
+        (
+            '{"steps": 1, "segments": 0, "seconds": 1.0, "snapshots": [], "best": null, "cards": {"pax-romana": [2, 1]}}',
+            "cards is missing or malformed",
+        ),
     ],
 )
 def test_a_bad_run_state_is_refused_naming_the_problem(run, tmp_path, text, problem):
@@ -515,6 +548,8 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
         ),
         (f"init_policy = '{POLICIES[4]}'\nadvisor = 'heuristic'", "init_policy starts a MaskablePPO network"),
         ("imitation_learning_rate = 0", "imitation_learning_rate must be above 0 up to 1, got 0"),
+        ("card_focus = 1.5", "card_focus must be 0 to 1, got 1.5"),
+        ("card_focus = 0.5\nbackend = 'rllib'", "the rllib backend deals every card alike"),
     ],
 )
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):

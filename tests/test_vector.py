@@ -100,6 +100,54 @@ def test_every_game_dealt_is_the_lone_game_of_its_seed(config):
     assert len(cards) > 1 if drawn else len(cards) == 1
 
 
+def test_card_weights_choose_each_new_games_card_and_the_game_is_the_lone_game_of_that_card():
+    """With card weights the batch deals each card in their proportion (a card of weight 0
+    never), and each game is Game(seed, victory_card=card) of the seed it reports."""
+    v = VectorGames(6, seed=8, threads=2, num_players=3, round_limit=1)
+    v.card_weights = {"panem-et-circenses": 3, "pax-romana": 1}
+    assert v.card_weights == {"panem-et-circenses": 3, "pax-romana": 1}
+    v.reset(4)
+    rng = np.random.default_rng(1)
+    checked, counts = set(), {}
+    for _ in range(5000):
+        for i in range(6):
+            if (i, int(v.seeds[i])) not in checked:
+                card = v.games[i].victory_card.id
+                lone = Game(3, victory_card=card, seed=int(v.seeds[i]), round_limit=1)
+                assert lone.state_equals(v.games[i]) and np.array_equal(lone.legal_mask(), v.masks[i])
+                assert v.games[i].played_config == lone.played_config and not v.games[i].victory_card_drawn
+                checked.add((i, int(v.seeds[i])))
+                counts[card] = counts.get(card, 0) + 1
+        if len(checked) >= 200:
+            break
+        v.step(random_legal(v.masks, rng))
+    assert set(counts) == {"panem-et-circenses", "pax-romana"}
+    assert 0.65 < counts["panem-et-circenses"] / len(checked) < 0.85  # 3 in 4, 200 deals
+    v.card_weights = None  # back to each game drawing its card, as Game(seed) does
+    v.reset(4)
+    assert all(Game(3, seed=int(v.seeds[i]), round_limit=1).state_equals(v.games[i]) for i in range(6))
+
+
+@pytest.mark.parametrize(
+    ("settings", "weights", "message"),
+    [
+        ({"num_players": 3, "victory_card": "pax-romana"}, {"pax-romana": 1}, "card is fixed"),
+        ({"num_players": 3, "point_variant": True}, {"pax-romana": 1}, "card is fixed"),
+        ({"num_players": 5}, {"pax-romana": 1}, "among"),
+        ({"num_players": 3}, ["pax-romana"], "dict"),
+        ({"num_players": 3}, {"pax-romana": -1}, "pax-romana must be a finite number"),
+        ({"num_players": 3}, {"pax-romana": float("nan")}, "pax-romana must be a finite number"),
+        ({"num_players": 3}, {"pax-romana": True}, "pax-romana must be a finite number"),
+        ({"num_players": 3}, {"pax-romana": 0}, "positive weight"),
+    ],
+)
+def test_bad_card_weights_are_refused_by_name_and_change_nothing(settings, weights, message):
+    v = VectorGames(2, seed=0, **settings)
+    with pytest.raises(ConfigError, match=message):
+        v.card_weights = weights
+    assert v.card_weights is None
+
+
 def test_finished_games_report_their_rewards_and_are_replaced():
     v = VectorGames(8, seed=0, num_players=2, round_limit=3)
     rng = np.random.default_rng(0)
@@ -190,6 +238,7 @@ def test_learner_receives_its_own_final_reward():
             continue
         expected = 1.0 if info["learner_seat"] in info["winners"] else -1.0 / 3
         assert reward == pytest.approx(expected)
+        assert info["victory_card"] in env.games.config.fitting_cards()
         assert info["terminal_observation"].shape == env.observation_space.shape
     assert {r > 0 for r, _ in done_games} == {True, False}
 

@@ -95,6 +95,12 @@ class TrainConfig:
         "('': players only). Evaluations stay at players.",
     )
     stage_steps: int = setting(400_000, "Decisions at each size of table_sizes before the next.", Range(1, MAX_STEPS))
+    card_focus: float = setting(
+        0.0,
+        "Share of the learner's games dealt the victory card it has won least lately, the rest drawing "
+        "theirs as usual (0: every game draws its own; sb3 only).",
+        Range(0, 1),
+    )
     eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
     eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
     eval_opponents: str = setting(
@@ -139,6 +145,8 @@ class TrainConfig:
                 "bad training config: init_policy starts a MaskablePPO network without advice "
                 "(backend = 'sb3', advisor = '')"
             )
+        if self.backend == "rllib" and self.card_focus:
+            raise ConfigError("bad training config: the rllib backend deals every card alike (card_focus = 0)")
         if self.backend == "rllib" and self.table_sizes:
             raise ConfigError("bad training config: the rllib backend trains at one table size (table_sizes = '')")
         if self.n_steps * self.num_envs > MAX_ROLLOUT:

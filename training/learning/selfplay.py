@@ -25,12 +25,14 @@ from pathlib import Path
 import numpy as np
 
 from agents.model import check_model_file
+from tribune_env import GameConfig
 from tribune_env.envs import OpponentPool, VectorEnv
 from tribune_env.errors import ConfigError, install_hint
 
 from ..arena.games import derive_seed
 from . import config as configs
 from . import imitation
+from .curriculum import CardCurriculum
 from .runs import Run, append_csv, crossed
 from .shards import ShardedVectorEnv
 
@@ -212,7 +214,8 @@ except ImportError:  # the train extra is missing; Trainer refuses to run withou
 
 
 class SelfPlayCallback(BaseCallback):
-    """Progress bar, per-rollout statistics, and snapshots, evaluations and checkpoints on schedule.
+    """Progress bar, per-rollout statistics, the card curriculum, and snapshots, evaluations and
+    checkpoints on schedule.
 
     Scheduled events run at the start of a rollout, after the update that used the steps
     they are due at, so a snapshot, an evaluation or a checkpoint at step N is the model
@@ -223,6 +226,7 @@ class SelfPlayCallback(BaseCallback):
         super().__init__()
         self.trainer = trainer
         self.games, self.wins, self.rewards = 0, 0.0, []
+        self.cards = CardCurriculum(trainer.config.card_focus, trainer.state.get("cards"))
         self.bar = None
 
     def _on_training_start(self) -> None:
@@ -236,14 +240,19 @@ class SelfPlayCallback(BaseCallback):
     def _on_step(self) -> bool:
         for done, info, reward in zip(self.locals["dones"], self.locals["infos"], self.locals["rewards"]):
             if done:
+                won = info["learner_seat"] in info["winners"]
                 self.games += 1
-                self.wins += info["learner_seat"] in info["winners"]
+                self.wins += won
                 self.rewards.append(float(reward))
+                self.cards.record(info["victory_card"], won)
         self.bar.update(self.training_env.num_envs)
         return True
 
     def _on_rollout_start(self) -> None:
         self._scheduled(self.model)
+        if self.cards.focus:  # the next rollout's deals, from the rates so far
+            n = self.training_env.num_players
+            self.training_env.set_card_weights(self.cards.weights(GameConfig(n).fitting_cards(), 1 / n))
 
     def _scheduled(self, model) -> None:
         """The snapshots, evaluations and checkpoints due since the last rollout boundary."""
@@ -282,6 +291,11 @@ class SelfPlayCallback(BaseCallback):
         self.logger.record("selfplay/games", self.games)
         self.logger.record("selfplay/mean_reward", row["mean_reward"])
         self.logger.record("selfplay/pool_size", len(self.trainer.state["snapshots"]) + len(self.trainer.config.pool()))
+        n = self.training_env.num_players
+        for card, rate in self.cards.rates(GameConfig(n).fitting_cards(), 1 / n).items():
+            self.logger.record(f"cards/{card}", rate)
+        self.cards.decay()
+        self.trainer.state["cards"] = self.cards.counts  # saved with the next checkpoint
         self.games, self.wins, self.rewards = 0, 0.0, []
 
     def finish(self, model) -> None:

@@ -88,9 +88,9 @@ def shard_seeds(seed, shards: int) -> list:
 class ShardedVectorEnv(VectorEnv):
     """`num_envs` games on `shards` worker processes; otherwise as :class:`VectorEnv`.
 
-    ``reset``, ``step``, ``action_masks``, ``seed``, ``set_opponents`` and ``add_opponent``
-    reach every shard; the arrays and infos come back in game order. Call ``close`` (or
-    use it as a context manager) to stop the workers.
+    ``reset``, ``step``, ``action_masks``, ``seed``, ``set_opponents``, ``add_opponent`` and
+    ``set_card_weights`` reach every shard; the arrays and infos come back in game order. Call
+    ``close`` (or use it as a context manager) to stop the workers.
     """
 
     def __init__(self, num_envs: int = 8, shards: int = 2, seed=None, **settings):
@@ -146,6 +146,9 @@ class ShardedVectorEnv(VectorEnv):
 
     def add_opponent(self, member, weight: float = 1.0):
         self._call_all("add_opponent", member, weight)
+
+    def set_card_weights(self, weights: dict | None) -> None:
+        self._call_all("set_card_weights", weights)
 
     def seed(self, seed=None):
         """Seed the next reset: each shard with its own seed drawn from `seed`."""

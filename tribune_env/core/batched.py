@@ -32,14 +32,17 @@ def step_observe(bufs, ks, ev, masks, actions, meta_at, tasks_at, seg, templates
 @entry
 def deal(bufs, ks, ev, masks, rows, words, fresh, kinds_params, drawn, deck, rng_at, kinds):
     """A new game in each of `rows`, as ``Game(seed)`` deals it: the fresh state, the generator
-    seeded with that row's `words`, the victory card drawn from it among `kinds_params` (one
-    parameter row per card the games may have) when `drawn`, setup, and on to the first
-    decision. ``kinds[row]`` gets the card's index."""
+    seeded with that row's `words`, the victory card (``kinds_params`` has one parameter row per
+    kind of game) given by ``kinds[row]`` when it is not -1, else drawn from the generator among
+    the first `drawn` kinds (0: the first kind, drawing nothing), setup, and on to the first
+    decision. ``kinds[row]`` gets the kind's index."""
     for j in range(len(rows)):
         i = rows[j]
         bufs[i, :] = fresh
         bufs[i, rng_at : rng_at + 4] = words[j]
-        kind = below(bufs[i, rng_at : rng_at + 4], len(kinds_params)) if drawn else 0
+        kind = kinds[i]
+        if kind < 0:
+            kind = below(bufs[i, rng_at : rng_at + 4], drawn) if drawn else 0
         ks[i, :] = kinds_params[kind]
         kinds[i] = kind
         setup(bufs[i], ks[i], deck)

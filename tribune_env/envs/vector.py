@@ -6,7 +6,8 @@ takes one learner action per game, lets the opponents play (a policy with ``act_
 decides for all its games in one call) until each game waits on its learner again, and
 returns batched observations, rewards and dones. A game that ends is replaced at once
 (automatic reset); its last observation is in ``infos[i]["terminal_observation"]``, with
-``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit. With an
+``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit, and its victory card in
+``infos[i]["victory_card"]`` (``set_card_weights`` chooses the cards of the games to come). With an
 ``advisor`` the learner's observations are advised (:mod:`tribune_env.envs.advice`).
 
 With stable-baselines3 installed this class *is* an SB3 ``VecEnv``, so SB3 and
@@ -112,6 +113,10 @@ class VectorEnv(_Base):
     def add_opponent(self, member, weight: float = 1.0):
         """Add a member to the opponent pool, drawn from in the games to come."""
         self._lineup.add(member, weight)
+
+    def set_card_weights(self, weights: dict | None) -> None:
+        """How the games to come get their victory card (:attr:`VectorGames.card_weights`)."""
+        self.games.card_weights = weights
 
     # ----------------------------------------------------------------- VecEnv interface
     def seed(self, seed=None):
@@ -247,5 +252,6 @@ class VectorEnv(_Base):
                 "learner_seat": learner,
                 "scores": game.scores(),
                 "winners": game.winners(),
+                "victory_card": None if game.victory_card is None else game.victory_card.id,
             }
             self._seat_learner(i)

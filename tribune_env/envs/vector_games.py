@@ -6,8 +6,9 @@ The rows are split among threads, each stepping its own slice with the GIL relea
 game depends on its row alone, so the thread count changes nothing in the games. Each game
 is seen from its *acting* player: ``observations[i]`` and ``masks[i]`` belong to
 ``players[i]``. A game that ends is replaced at once by a new one, dealt in compiled code as
-``Game(seed)`` deals it (automatic reset); its final rewards, one per seat, are returned by the
-step that ended it. No :class:`~tribune_env.engine.Game` object is kept per row: ``games[i]``
+``Game(seed)`` deals it (automatic reset), or with the victory card the batch chose for it
+(:attr:`VectorGames.card_weights`); its final rewards, one per seat, are returned by the step
+that ended it. No :class:`~tribune_env.engine.Game` object is kept per row: ``games[i]``
 makes one that reads and writes row i when someone asks.
 """
 
@@ -58,7 +59,8 @@ class VectorGames:
         self.threads = check_threads(threads, n)
         self.reward_scheme = check_scheme(reward)
         self.config = GameConfig.of(config, **settings)
-        self._kinds = kinds_of(self.config)
+        self._kinds, self._drawn = kinds_of(self.config)
+        self._card_weights, self._card_p = None, None
         first = self._kinds[0]
         self.num_players = first.n
         self.obs_layout = first.obs_layout
@@ -82,7 +84,8 @@ class VectorGames:
         self.masks = np.zeros((n, self.action_size), dtype=np.int8)
         self.observations = np.zeros((n, first.obs_layout.size), dtype=np.float32)
         self.players = np.zeros(n, dtype=np.int64)
-        self.seeds = np.zeros(n, dtype=np.int64)  # the seed each row's game was dealt from: Game(seed=...) plays it
+        # the seed each row's game was dealt from: Game.from_config(kind(i).config, seed=...) plays it
+        self.seeds = np.zeros(n, dtype=np.int64)
         self.games = GameRows(self)
         self._all_read = np.ones((n, MAX_PLAYERS), dtype=np.bool_)
         self.decisions = 0  # actions applied, for throughput figures
@@ -99,9 +102,13 @@ class VectorGames:
         """New games in `rows`, seeded in row order from the batch's generator, observed by their first player."""
         seeds = [int(self._seeds.integers(2**63)) for _ in rows]
         words = np.array([seed_words(s) for s in seeds], dtype=np.int32).reshape(len(rows), 4)
+        if self._card_p is None:  # each game draws its card, as Game(seed) does
+            self._kind[rows] = -1
+        else:  # the card chosen by the batch: the game is Game(seed, victory_card=card)
+            self._kind[rows] = self._drawn + self._seeds.choice(self._drawn, size=len(rows), p=self._card_p)
         native.ready()
         deal(self._buffers, self._params, self._events[0], self.masks, rows, words, self._fresh,
-             self._kinds_params, self._kinds[0].victory_card_drawn, self._deck, self._rng_at, self._kind)  # fmt: skip
+             self._kinds_params, self._drawn, self._deck, self._rng_at, self._kind)  # fmt: skip
         self.seeds[rows] = seeds
         self._templates[rows] = self._kinds_templates[self._kind[rows]]
         for i in rows:
@@ -110,6 +117,35 @@ class VectorGames:
         observers = np.full(self.num_envs, -1, dtype=np.int64)
         observers[rows] = self.players[rows]
         observe_batch(self._buffers, self._params, self._offsets, self._templates, observers, self.observations)
+
+    @property
+    def card_weights(self) -> dict | None:
+        """How the games dealt from now on get their victory card: ``None`` (the default), each
+        draws it as ``Game(seed)`` does; or ``{card id: weight}``, the batch chooses it from its
+        generator in proportion to the weights (a card left out: weight 0), and the row's game is
+        ``Game(seed, victory_card=card)``. For curricula over the cards; needs games that draw
+        their card (no victory card or point variant configured)."""
+        return None if self._card_weights is None else dict(self._card_weights)
+
+    @card_weights.setter
+    def card_weights(self, weights: dict | None):
+        if weights is None:
+            self._card_weights, self._card_p = None, None
+            return
+        if not self._drawn:
+            raise ConfigError("card weights need games that draw their victory card; these games' card is fixed")
+        cards = self.config.fitting_cards()
+        if not isinstance(weights, dict) or set(weights) - set(cards):
+            raise ConfigError(f"card weights must be a dict of victory cards among {cards}, got {weights!r}")
+        p = np.zeros(len(cards))
+        for k, card in enumerate(cards):
+            w = weights.get(card, 0.0)
+            if isinstance(w, bool) or not isinstance(w, (int, float, np.integer, np.floating)) or not 0 <= w < np.inf:
+                raise ConfigError(f"the weight of {card} must be a finite number at least 0, got {w!r}")
+            p[k] = w
+        if p.sum() <= 0:
+            raise ConfigError(f"card weights must give some card a positive weight, got {weights!r}")
+        self._card_weights, self._card_p = dict(weights), p / p.sum()
 
     def step(self, actions, readers=None):
         """Apply one action per game (-1 leaves a game as it is); replace the games that end.
@@ -213,17 +249,20 @@ class GameRows(Sequence):
         return self._games.game(int(i) % len(self))
 
 
-def kinds_of(config: GameConfig) -> list[Game]:
-    """A game for each victory card the batch's games may have: the one configured (or none, in
-    the point-value variant), or, when each game draws its card, every card that fits the player
-    count, in the order ``Game`` draws from. Their deals are never played: each gives the row
-    games of its card their parameters and observation template."""
+def kinds_of(config: GameConfig) -> tuple[list[Game], int]:
+    """A game for each kind of game in the batch, and how many of them a deal draws its card
+    among. The kind is the one configured card (or none, in the point-value variant), drawing
+    nothing; or, when each game draws its card, every card that fits the player count as drawn,
+    in the order ``Game`` draws from, then each as given (chosen by the batch). Their deals are
+    never played: each gives the row games of its kind their parameters and observation template."""
     if config.victory_card is not None or config.point_variant:
-        return [Game.from_config(config, seed=0, log=False)]
-    kinds = [Game.from_config(replace(config, victory_card=key), seed=0, log=False) for key in config.fitting_cards()]
-    for kind in kinds:  # as if dealt from the batch's config, the card drawn
+        return [Game.from_config(config, seed=0, log=False)], 0
+    cards = config.fitting_cards()
+    drawn = [Game.from_config(replace(config, victory_card=key), seed=0, log=False) for key in cards]
+    for kind in drawn:  # as if dealt from the batch's config, the card drawn
         kind.config, kind.victory_card_drawn = config, True
-    return kinds
+    given = [Game.from_config(replace(config, victory_card=key), seed=0, log=False) for key in cards]
+    return drawn + given, len(cards)
 
 
 def check_threads(threads, num_envs: int) -> int:
