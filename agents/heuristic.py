@@ -26,6 +26,7 @@ import numpy as np
 
 from tribune_env._compiler import native
 from tribune_env.core.atrium import least_winning_bid
+from tribune_env.core.batched import actor
 from tribune_env.core.bids import digit_toward
 from tribune_env.core.common import top_task, value_sum
 from tribune_env.core.events import CAPACITY, WIDTH
@@ -107,6 +108,9 @@ ROW_ENOUGH = (
 )  # need no card prices
 
 
+DECISION_ROWS = 4  # games a thread takes at least in play_rows: a decision costs some 20 µs, a hand-off 50
+
+
 class HeuristicAgent(Agent):
     """Plays by the rules of thumb of this module; the same seed gives the same play.
 
@@ -141,6 +145,19 @@ class HeuristicAgent(Agent):
         native.ready()
         choose_batch(buffers, params, masks, rows, deck_counts, words, out)
         return out
+
+    def sampler(self) -> np.ndarray:
+        """A generator of worlds for one seat in one game of a batch (4 int32 words, from the
+        agent's generator): :meth:`play_rows` samples that seat's worlds with it."""
+        return sampler_words(self.rng, 1)[0]
+
+    def play_rows(self, games, rows, seats, samplers, readers):
+        """Play the heuristic's seats in the games of `rows` of a ``VectorGames`` for as long as
+        one of them is to act: ``seats[row, seat]`` says which seats are the heuristic's, each
+        sampling its worlds with its own generator ``samplers[row, seat]`` (:meth:`sampler`). One
+        compiled call a thread, whatever the number of moves; returns what ``games.play_rows``
+        does. The moves are :meth:`act`'s, in worlds drawn from the seats' generators."""
+        return games.play_rows(play_batch, rows, readers, seats, samplers, games.deck_counts, min_rows=DECISION_ROWS)
 
     def choose(self, game) -> int:
         """The move of the player to act in a full game that is already one of its determinisations.
@@ -185,7 +202,26 @@ def choose_batch(bufs, ks, masks, rows, deck_counts, words, out):
         out[j] = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, words[j], world, world_mask)
 
 
-@compiled(inline="always")  # into choose_batch, its one caller
+@entry
+def play_batch(bufs, ks, ev, masks, rows, meta_at, tasks_at, players, seats, samplers, deck_counts):
+    """Play in the game of each row of `rows` for as long as its player to act is one of the
+    heuristic's ``seats[row]``, each decision chosen in a world sampled with that seat's own
+    generator ``samplers[row, seat]`` (advanced; a forced move samples none); ``players[row]``
+    gets who acts then, -1 once the game is over. ``VectorGames.play_rows`` calls it."""
+    world = np.empty(bufs.shape[1], dtype=np.int32)
+    world_mask = np.empty(masks.shape[1], dtype=np.int8)
+    for j in range(len(rows)):
+        i = rows[j]
+        player = actor(bufs[i], meta_at, tasks_at)
+        while player >= 0 and seats[i, player]:
+            move = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, samplers[i, player], world, world_mask)
+            ev[0, 0] = 0
+            native.step(bufs[i], ks[i], ev, masks[i], move)
+            player = actor(bufs[i], meta_at, tasks_at)
+        players[i] = player
+
+
+@compiled(inline="always")  # into choose_batch and play_batch, its callers
 def choose_sampled(buf, k, m, deck_counts, rng, world, world_mask):
     """The move for the player to act in `buf`, chosen in a world sampled for it into `world`."""
     legal = np.flatnonzero(m)

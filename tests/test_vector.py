@@ -410,30 +410,53 @@ def test_vector_env_plays_the_same_whether_opponents_read_observations_or_not():
     assert read_who.sum() == 4 * 3 and blind_who.sum() == 4  # every seat / the learners only
 
 
-def test_heuristic_opponents_decide_in_one_batched_call_as_they_would_one_by_one():
-    """VectorEnv hands the heuristic the batch's rows (``act_rows``); the games are those of its
-    one-game-at-a-time ``act``, seat by seat, and no observation is encoded for it."""
-    from agents import make_agent
+def test_heuristic_opponents_play_their_turns_in_one_call_as_move_by_move():
+    """VectorEnv lets the heuristic play its seats' moves in one compiled call (``play_rows``).
+    The games are those of a reference that chooses each move alone (``choose_batch``, in a
+    world sampled with the seat's own generator) and steps it through ``Game``; the seats'
+    generators end in the same state, and no observation is encoded for the heuristic."""
+    from agents.heuristic import HeuristicAgent, choose_batch
 
-    class OneByOne:  # the heuristic without act_rows: VectorEnv falls back to act with views
-        reads_observations = False
+    class MoveByMove(HeuristicAgent):
+        def play_rows(self, games, rows, seats, samplers, readers):
+            def play(buffers, params, events, masks, rows, meta_at, tasks_at, players, *args):
+                for i in rows:
+                    game, move = games.games[i], np.empty(1, dtype=np.int64)
+                    while not game.is_over and seats[i, game.current_player]:
+                        words = samplers[i, game.current_player][None]  # a view: the seat's generator advances
+                        choose_batch(buffers, params, masks, np.array([i]), games.deck_counts, words, move)
+                        game.step(int(move[0]))
+                    players[i] = -1 if game.is_over else game.current_player
 
-        def __init__(self):
-            self.agent = make_agent("heuristic", seed=3)
-
-        def act(self, observation, mask, view):
-            return self.agent.act(observation, mask, view)
+            return games.play_rows(play, rows, readers)
 
     runs = []
-    for opponent in (make_agent("heuristic", seed=3), OneByOne()):
+    for opponent in (HeuristicAgent(seed=3), MoveByMove(seed=3)):
         env = VectorEnv(5, num_players=4, opponents=opponent, seed=11)
         obs, rng = [env.reset()], np.random.default_rng(4)
-        for _ in range(40):
+        first = env._samplers.copy()
+        for _ in range(150):
             obs.append(env.step(random_legal(env.games.masks, rng))[0])
-        runs.append((np.array(obs), env.games._buffers.copy(), env._readers.sum()))
-    (batched, batched_state, readers), (single, single_state, _) = runs
+        runs.append((np.array(obs), env.games._buffers.copy(), env._samplers.copy(), env._readers.sum()))
+    (batched, batched_state, samplers, readers), (single, single_state, single_samplers, _) = runs
     assert np.array_equal(batched, single) and np.array_equal(batched_state, single_state)
+    assert np.array_equal(samplers, single_samplers) and not np.array_equal(samplers, first)
     assert readers == 5  # the learners only
+
+
+def test_heuristic_opponents_over_two_threads_play_the_games_of_one():
+    from agents import make_agent
+
+    runs = []
+    for threads in (1, 2):
+        env = VectorEnv(96, num_players=4, opponents=make_agent("heuristic", seed=3), seed=11, threads=threads)
+        obs, rng = [env.reset()], np.random.default_rng(4)
+        for _ in range(30):
+            obs.append(env.step(random_legal(env.games.masks, rng))[0])
+        runs.append((env.games.threads, np.array(obs), env.games._buffers.copy()))
+    (one, one_obs, one_state), (two, two_obs, two_state) = runs
+    assert (one, two) == (1, 2)
+    assert np.array_equal(one_obs, two_obs) and np.array_equal(one_state, two_state)
 
 
 def test_new_opponents_get_the_observations_they_read_in_the_games_under_way():

@@ -3,7 +3,8 @@
 ``VectorEnv`` steps N games at once on :class:`~tribune_env.envs.vector_games.VectorGames`. In every
 game one seat is the learner, as in :class:`~tribune_env.envs.single.SingleAgentEnv`: ``step``
 takes one learner action per game, lets the opponents play (a policy with ``act_batch``
-decides for all its games in one call) until each game waits on its learner again, and
+decides for all its games in one call; the heuristic plays all its moves in one compiled call
+with ``play_rows``) until each game waits on its learner again, and
 returns batched observations, rewards and dones. A game that ends is replaced at once
 (automatic reset); its last observation is in ``infos[i]["terminal_observation"]``, with
 ``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit, and its victory card in
@@ -77,6 +78,7 @@ class VectorEnv(_Base):
         self._learner = np.zeros(num_envs, dtype=np.int64)
         self._who = np.full((num_envs, MAX_PLAYERS), -1, dtype=np.int64)  # policy index per seat
         self._readers = np.zeros((num_envs, MAX_PLAYERS), dtype=bool)  # seats whose observations are read
+        self._samplers = np.ones((num_envs, MAX_PLAYERS, 4), dtype=np.int32)  # per seat, for play_rows opponents
         self._actions = None
 
     def _init_spaces(self, num_envs: int, observation_space, action_space) -> None:
@@ -104,11 +106,10 @@ class VectorEnv(_Base):
                 f"games in progress seat {self._who.max() + 1} opponent members; "
                 f"the new opponents have only {len(lineup.members)}"
             )
-        self._lineup = lineup
-        if hasattr(self, "_who"):  # the games in progress: whose observations the new members read
+        self._lineup, self._kinds_of = lineup, None
+        if hasattr(self, "_who"):  # the games in progress: the new members' seats
             for i, seat in zip(*np.nonzero(self._who >= 0)):
-                member = lineup.members[self._who[i, seat]]
-                self._readers[i, seat] = getattr(member, "reads_observations", True)
+                self._seat(i, seat, self._who[i, seat])
 
     def add_opponent(self, member, weight: float = 1.0):
         """Add a member to the opponent pool, drawn from in the games to come."""
@@ -209,22 +210,60 @@ class VectorEnv(_Base):
         self._readers[i] = False
         self._readers[i, learner] = True
         for j, member in enumerate(self._lineup.draw(), start=1):
-            self._who[i, (learner + j) % n] = member
-            self._readers[i, (learner + j) % n] = getattr(self._lineup.members[member], "reads_observations", True)
+            self._seat(i, (learner + j) % n, member)
+
+    def _seat(self, i: int, seat: int, member: int):
+        """Member `member` of the lineup plays `seat` in game i: whether it reads its observations,
+        and its generator there if it plays its moves itself (``play_rows``)."""
+        policy = self._lineup.members[member]
+        self._who[i, seat] = member
+        self._readers[i, seat] = getattr(policy, "reads_observations", True)
+        if hasattr(policy, "play_rows"):
+            self._samplers[i, seat] = policy.sampler()
 
     def _play_opponents(self, rewards, dones, infos):
-        """Step every game whose opponent is to act until all wait on their learner."""
+        """Step every game whose opponent is to act until all wait on their learner.
+
+        Opponents whose class has ``play_rows`` (the heuristic) play on in their games for as
+        long as one of them is to act, all the seats of that class in one call, each seat with
+        its own generator; the others decide one move a game at a time."""
         rows = np.arange(self.num_envs)
+        members = self._lineup.members
         while True:
             acting = self._who[rows, self.games.players]
             if (acting < 0).all():
                 return
+            groups, deciders = self._kinds()
+            for group in groups:
+                idx = np.flatnonzero(np.isin(acting, group))
+                if idx.size:
+                    seats = np.isin(self._who, group)
+                    final, ended = members[group[0]].play_rows(self.games, idx, seats, self._samplers, self._readers)[
+                        3:
+                    ]
+                    self._record(final, ended, rewards, dones, infos)
             actions = np.full(self.num_envs, -1, dtype=np.int64)
-            for j, policy in enumerate(self._lineup.members):
+            for j in deciders:
                 idx = np.flatnonzero(acting == j)
                 if idx.size:
-                    actions[idx] = self._decide(policy, idx)
-            self._advance(actions, rewards, dones, infos)
+                    actions[idx] = self._decide(members[j], idx)
+            if (actions >= 0).any():
+                self._advance(actions, rewards, dones, infos)
+
+    def _kinds(self) -> tuple[list[list[int]], list[int]]:
+        """The lineup's members that play their moves themselves, grouped by the class whose
+        ``play_rows`` plays them, and those that decide one move at a time (kept until the
+        lineup grows)."""
+        members = self._lineup.members
+        if self._kinds_of is None or self._kinds_of[0] != len(members):
+            groups, deciders = {}, []
+            for j, member in enumerate(members):
+                if hasattr(member, "play_rows"):
+                    groups.setdefault(type(member), []).append(j)
+                else:
+                    deciders.append(j)
+            self._kinds_of = (len(members), (list(groups.values()), deciders))
+        return self._kinds_of[1]
 
     def _decide(self, policy, idx: np.ndarray) -> np.ndarray:
         g = self.games
@@ -238,7 +277,10 @@ class VectorEnv(_Base):
 
     def _advance(self, actions, rewards, dones, infos):
         """One VectorGames step; record the learner's end of every game that finished."""
-        _, _, _, final, ended = self.games.step(actions, self._readers)
+        self._record(*self.games.step(actions, self._readers)[3:], rewards, dones, infos)
+
+    def _record(self, final, ended, rewards, dones, infos):
+        """The learner's end of every game that finished in the last step, and its next seating."""
         for i, game in self.games.finished.items():
             learner = int(self._learner[i])
             rewards[i] = final[i, learner]

@@ -79,8 +79,7 @@ class VectorGames:
         self._kind = np.zeros(n, dtype=np.int64)  # which of _kinds each row's game is
         self._shells: dict[int, Game] = {}
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
-        bounds = np.linspace(0, n, self.threads + 1).astype(int)
-        self._slices = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+        self._slices = self._parts(n)
         self.masks = np.zeros((n, self.action_size), dtype=np.int8)
         self.observations = np.zeros((n, first.obs_layout.size), dtype=np.float32)
         self.players = np.zeros(n, dtype=np.int64)
@@ -163,6 +162,34 @@ class VectorGames:
         native.ready()
         self._each_slice(actions, readers)
         self.decisions += int((actions >= 0).sum())
+        return self._settle()
+
+    def play_rows(self, play, rows, readers=None, *args, min_rows: int = ROWS_PER_THREAD):
+        """Let an opponent move the games of `rows` on for as long as it is to act in them: its
+        compiled ``play(buffers, params, events, masks, rows, meta_at, tasks_at, players, *args)``
+        steps the games of the rows it is given, writes who acts next in ``players`` (-1: the game
+        ended) and releases the GIL; the rows are split over the batch's threads when each gets
+        `min_rows` or more. Then as :meth:`step`: the next players' observations where
+        `readers`, the games that ended replaced, and the same tuple returned.
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        readers = self._all_read if readers is None else check_readers(readers, self.num_envs)
+        native.ready()
+
+        def work(t: int, part: slice):
+            play(self._buffers, self._params, self._events[t], self.masks, rows[part], self._meta_at, self._tasks_at,
+                 self.players, *args)  # fmt: skip
+
+        self._in_parts(self._parts(len(rows)), work, len(rows), min_rows)
+        observers = np.full(self.num_envs, -1, dtype=np.int64)
+        going = rows[self.players[rows] >= 0]
+        read = readers[going, self.players[going]]
+        observers[going[read]] = self.players[going[read]]
+        observe_batch(self._buffers, self._params, self._offsets, self._templates, observers, self.observations)
+        return self._settle()
+
+    def _settle(self):
+        """After a step: the final rewards of the games that ended, and new games in their rows."""
         rewards = np.zeros((self.num_envs, MAX_PLAYERS), dtype=np.float32)
         ended = np.zeros(self.num_envs, dtype=np.int8)
         self.finished = {}
@@ -181,19 +208,28 @@ class VectorGames:
         """Step and observe every slice of rows, one per thread (the last in this one); a step
         that moves few games (an opponent's turn in a few of them) runs in this thread alone."""
 
-        def run(t: int, rows: slice | None = None):
-            rows = self._slices[t] if rows is None else rows
-            step_observe(self._buffers[rows], self._params[rows], self._events[t], self.masks[rows], actions[rows],
-                         self._meta_at, self._tasks_at, self._offsets, self._templates[rows], readers[rows],
-                         self.players[rows], self.observations[rows])  # fmt: skip
+        def run(t: int, rows: slice):
+            step_observe(self._buffers[rows], self._params[rows], self._events[t], self.masks[rows],
+                         actions[rows], self._meta_at, self._tasks_at, self._offsets, self._templates[rows],
+                         readers[rows], self.players[rows], self.observations[rows])  # fmt: skip
 
-        if self._pool is None or np.count_nonzero(actions >= 0) < ROWS_PER_THREAD * self.threads:
-            run(0, slice(None))
+        self._in_parts(self._slices, run, np.count_nonzero(actions >= 0))
+
+    def _parts(self, count: int) -> list[slice]:
+        """``range(count)`` in one slice per thread, as even as can be."""
+        bounds = np.linspace(0, count, self.threads + 1).astype(int)
+        return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+
+    def _in_parts(self, parts: list[slice], work, busy: int, min_rows: int = ROWS_PER_THREAD) -> None:
+        """``work(t, part)`` for each part t, one per thread, the last in this one; with one thread,
+        or fewer than `min_rows` busy items a thread, ``work(0, slice(None))`` here."""
+        if self._pool is None or busy < min_rows * self.threads:
+            work(0, slice(None))
             return
-        others = [self._pool.submit(run, t) for t in range(self.threads - 1)]
+        others = [self._pool.submit(work, t, part) for t, part in enumerate(parts[:-1])]
         try:
-            run(self.threads - 1)
-        finally:  # no thread may still write the rows when this returns or raises
+            work(len(parts) - 1, parts[-1])
+        finally:  # no thread may still write when this returns or raises
             wait(others)
         for job in others:
             job.result()
