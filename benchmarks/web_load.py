@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
-OPPONENTS = (["policy:agents/trained/selfplay-4p.pt"], ["heuristic"])
+OPPONENTS = (["policy:shipped-4p"], ["heuristic"])
 ABUSE_MEMORY_MB = 16  # what the abuse phase may add to the server's memory at most
 SERVER_FILES = 1024  # the server's limit of open files, soft and hard: a common default
 

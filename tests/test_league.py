@@ -174,13 +174,18 @@ def test_league_settings_are_checked_and_named():
 
 
 def test_the_recipe_starts_from_large_2p_saved_by_its_absolute_path(tmp_path, monkeypatch):
+    import shutil
     from pathlib import Path
 
+    from agents.trained import POLICIES
     from training.learning import league
 
     root = Path(__file__).resolve().parent.parent
-    start = (root / "agents/trained/large-2p.pt").resolve()  # the network before the shipped league-2p.pt
-    monkeypatch.chdir(root)  # as the recipe's comment runs it
+    monkeypatch.chdir(tmp_path)  # as the recipe's comment runs it, where large-2p.toml's run is runs/large-2p
+    start = tmp_path / "runs/large-2p/policy.pt"  # the network before the shipped league-2p.pt
+    start.parent.mkdir(parents=True)
+    shutil.copy(POLICIES[2], start)  # a stand-in: git history has that network as agents/trained/large-2p.pt
+    start = start.resolve()
     recipe = configs.read(root / "training/configs/league-2p.toml")
     made = league.start(recipe, configs.TrainConfig(), LeagueConfig(), tmp_path / "out", echo=lambda *_: None)
     saved = configs.read(tmp_path / "out/config.toml")

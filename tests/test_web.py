@@ -657,13 +657,14 @@ def test_matches_share_one_copy_of_a_policy_and_let_it_go_when_they_end(client):
     import gc
 
     from agents.shared import _loaded
+    from agents.trained import POLICIES
 
-    spec = "policy:agents/trained/selfplay-4p.pt"
+    spec, name = "policy:shipped-4p", POLICIES[4].name  # the shipped 4-player network's file
     ids = [ok(client.post("/api/matches", json={"players": 4, "opponents": [spec], "seed": s}))["id"] for s in (1, 2)]
-    assert sum("selfplay-4p.pt" in key[1] for key in _loaded.keys()) == 1
+    assert sum(name in key[1] for key in _loaded.keys()) == 1
     for match_id in ids:
         match = ok(client.get(f"/api/matches/{match_id}"))
         while match["ending"] is None:
             match = ok(client.post(f"/api/matches/{match_id}/actions", json={"action": match["legal"][0]["action"]}))
     gc.collect()
-    assert not any("selfplay-4p.pt" in key[1] for key in _loaded.keys())
+    assert not any(name in key[1] for key in _loaded.keys())

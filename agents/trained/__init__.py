@@ -1,16 +1,14 @@
-"""Models trained with ``tribune train`` and shipped with the package.
+"""Models trained with ``tribune train`` and shipped with the package: the five files here.
 
 ``SHIPPED`` is the 2-player model advised by the heuristic (its observations carry the
 heuristic's move, see :mod:`tribune_env.envs.advice`), the best model of the run made by
 ``tribune train --config training/configs/advised-2p.toml --out runs/advised-2p`` and
 the resume given in that file; play it with ``make_agent(f"model:{SHIPPED},trust=true")`` or ``model:PATH,trust=true`` on
 the command line (a model file runs code when loaded: the spec says that you trust it). ``POLICIES`` are the strongest policy files (weights only, :mod:`agents.policy`) by
-player count; every ``.pt`` here is the final policy (``policy.pt``) of the run its config in
-``training/configs/`` names, and each recipe starts from the one before (``league-2p.pt``
-continues ``large-2p.pt`` in a league against its best responses, it ``fine-2p.pt``, and it ``selfplay-2p.pt``; ``tables-fine-3p.pt`` continues
-``tables-3p.pt``, and it ``selfplay-3p.pt``; ``league-4p.pt`` continues ``win3-4p.pt`` in a league,
-then against the heuristic, and it ``win2-4p.pt``, ``win-4p.pt``, ``fine-4p.pt`` and ``selfplay-4p.pt`` in turn; ``large2-5p.pt`` continues ``large-5p.pt``, ``win3-5p.pt``,
-``win2-5p.pt``, ``win-5p.pt`` and ``selfplay-5p.pt``); play one with ``make_agent(f"policy:{POLICIES[4]}")``. Their measured strength is in docs/ladder.md.
+player count: ``league-2p.pt``, ``tables-fine-3p.pt``, ``league-4p.pt`` and ``large2-5p.pt``;
+play one with ``make_agent(f"policy:{POLICIES[4]}")``. Each is the network of the last recipe of a
+chain in ``training/configs/`` whose intermediate networks are in git history (docs/training.md,
+"The shipped networks"). Their measured strength is in docs/ladder.md.
 """
 
 from pathlib import Path
