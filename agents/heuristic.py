@@ -234,19 +234,19 @@ def choose_sampled(buf, k, m, deck_counts, rng, world, world_mask):
 
 
 # ---------------------------------------------------------------- board geometry
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def spaces(k, region):
     """First and end follower space of a region (a block of the parameters, one entry per region)."""
     return k[K.SP + region], k[K.SP + region + 1]
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def slots(k, region):
     """First and end card slot of a region (empty for a region that shows no cards)."""
     return k[K.SL + region], k[K.SL + region + 1]
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def argmax(values):
     """Index of the first largest value."""
     best = 0
@@ -256,7 +256,7 @@ def argmax(values):
     return best
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def held(r, region):
     """The seat's followers in a region."""
     first, end = spaces(r.k, region)
@@ -314,7 +314,7 @@ def place_values(r, legal):
     return values
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def place_value(r, hand, budget, discards, pairs, action):
     """Points a follower placed by `action` should bring this round."""
     k = r.k
@@ -340,7 +340,7 @@ def place_value(r, hand, budget, discards, pairs, action):
     return mars_value(r, hand, pairs)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def field_value(r, hand, f):
     """A take-over the (expected) hand can win, times the chance it holds from this space."""
     cards = hand[f * V : (f + 1) * V]
@@ -351,7 +351,7 @@ def field_value(r, hand, f):
     return HOLDS[space] * (r.prices.takeover_values[f] + leader)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def bought_card_value(r, hand, budget, region, space):
     """Thermae and Forum: the card's worth less its price, if the budget pays for it."""
     price = r.k[K.THERMAE_COST] if region == THERMAE else r.k[K.FORUM_COST]
@@ -361,7 +361,7 @@ def bought_card_value(r, hand, budget, region, space):
     return worth(r.prices, card, hand) - cost(r.standing, price)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def latrine_value(r, budget):
     """An unseen card: take its value in denarii, or buy it if the budget allows."""
     total = 0.0
@@ -373,7 +373,7 @@ def latrine_value(r, budget):
     return total / max(r.unseen.sum(), 1)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def curia_value(r, hand, discards, space):
     """The whole stack for the cheapest card of the hand."""
     stack = r.s.curia[space - spaces(r.k, CURIA)[0]]
@@ -382,7 +382,7 @@ def curia_value(r, hand, discards, space):
     return worth_of(r.prices, stack, hand) - cheapest_card(r.prices, hand)[1]
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def face_up(r, region):
     """Counts by code of the face-up cards of a region."""
     cards = np.zeros_like(r.hand)
@@ -392,7 +392,7 @@ def face_up(r, region):
     return cards
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def atrium_value(r, hand, budget):
     """ "1.": two cards for 1 denarius unless someone bids; "2.": an auction for three."""
     if r.s.space_owner[spaces(r.k, ATRIUM)[0]] < 0:
@@ -402,7 +402,7 @@ def atrium_value(r, hand, budget):
     return AUCTION_SHARE * (worth_of(r.prices, face_up(r, ATRIUM), hand) + unknown_card(r))
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def catacombs_value(r, budget, space):
     """The best card the pile keeps after one pick per other follower there, for its price."""
     first, end = spaces(r.k, CATACOMBS)
@@ -413,7 +413,7 @@ def catacombs_value(r, budget, space):
     return best_of(r, r.k[K.CATACOMB_CARDS] - picks) - cost(r.standing, price)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def pantheon_value(r, hand):
     """Eternal favor, if the hand holds a card of the faction turned up."""
     if r.s.res[r.me, ETERNAL_COLUMN]:
@@ -427,7 +427,7 @@ def pantheon_value(r, hand):
     return matching / max(unseen, 1) * gain(r.standing, single_change(ETERNAL, 1)) - CARD_POINTS
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def mars_value(r, hand, pairs):
     """A laurel (and maybe the bonus) for the cheapest pair not yet promised."""
     costs = pair_costs(r, hand)[0]

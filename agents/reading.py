@@ -115,23 +115,23 @@ def read(s, k, deck_counts, me, depth):
     return Reading(s, k, me, hand, money, Standing(row, base, k, denarius), prices, unseen, worths)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def _gain(row, base, k, change):
     return potential_after(row, change, k) - base
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def gain(standing, change):
     """Points the potential gains from a hypothetical change."""
     return _gain(standing.row, standing.base, standing.k, change)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def income(standing, amount):
     return max(gain(standing, single_change(MONEY, amount)), amount * standing.denarius)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def cost(standing, amount):
     return max(-gain(standing, single_change(MONEY, -amount)), amount * standing.denarius)
 
@@ -178,7 +178,7 @@ def gains_change(k, g):
     return change
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def single_change(key, amount):
     """A change of one item of CHANGE."""
     change = no_change()
@@ -202,7 +202,7 @@ def leader_change(s, k, me, f):
 
 
 # ---------------------------------------------------------------- cards
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def readiness_of(count, total, cards, value, average, least):
     """1 if `count` cards summing `total` make a set (of `least` cards at least) that beats a
     displayed set of (cards, value); MISSING per card short.
@@ -216,7 +216,7 @@ def readiness_of(count, total, cards, value, average, least):
     return math.pow(MISSING, short)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def readiness(prices, f, count, total):
     """How near `count` cards of faction f summing `total` are to a winning take-over set."""
     if prices.target_cards[f] == NONE:
@@ -224,7 +224,7 @@ def readiness(prices, f, count, total):
     return readiness_of(count, total, prices.target_cards[f], prices.target_sum[f], prices.average, prices.least)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def worth_to(prices, f, v, count, total):
     """Points that a card of faction f and value v adds to `count` cards of f summing `total`."""
     before = readiness(prices, f, count, total)
@@ -237,7 +237,7 @@ def worth_to(prices, f, v, count, total):
     return worth
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def worth(prices, code, hand):
     """Points that card `code` adds to `hand`."""
     f = code // V
@@ -245,7 +245,7 @@ def worth(prices, code, hand):
     return worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def keep(prices, code, hand):
     """Points lost if card `code` leaves `hand`."""
     f = code // V
@@ -290,7 +290,7 @@ def cheapest_card(prices, hand):
     return best, best_cost
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def cheapest_value(prices, f, held, count, total, gone):
     """The value of the card of faction f whose loss costs least among `held` (counts by value, one
     card of value `gone` already taken out: `count` cards summing `total` left), and that cost."""
@@ -318,7 +318,7 @@ def unseen_of(s, hand, deck_counts):
     return np.maximum(deck_counts - seen, 0)
 
 
-@compiled
+@compiled(inline="always")  # small and hot: a call would cost more than its work
 def unknown_card(r):
     """Expected worth of a card drawn from those unseen."""
     return (r.unseen * r.unseen_worths).sum() / max(r.unseen.sum(), 1)
