@@ -308,15 +308,17 @@ def decide_place(r, legal):
 def place_values(r, legal):
     """Points each legal placement should bring this round, given the followers already placed."""
     hand, owed, discards, pairs = claims(r)
+    discard = cheapest_card(r.prices, hand)[1] if hand.sum() > discards else math.inf  # a Curia stack's price
     values = np.empty(len(legal))
     for i in range(len(legal)):
-        values[i] = place_value(r, hand, r.money - owed, discards, pairs, legal[i])
+        values[i] = place_value(r, hand, r.money - owed, discard, pairs, legal[i])
     return values
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def place_value(r, hand, budget, discards, pairs, action):
-    """Points a follower placed by `action` should bring this round."""
+def place_value(r, hand, budget, discard, pairs, action):
+    """Points a follower placed by `action` should bring this round (`discard`: what the card a
+    Curia follower lays down costs, inf if the hand has none to spare)."""
     k = r.k
     if action == k[K.A_COIN_BOWL]:
         first = r.s.meta[Meta.COIN_BOWL_USED] == 0
@@ -330,7 +332,7 @@ def place_value(r, hand, budget, discards, pairs, action):
     if region == LATRINE:
         return latrine_value(r, budget)
     if region == CURIA:
-        return curia_value(r, hand, discards, space)
+        return curia_value(r, hand, discard, space)
     if region == ATRIUM:
         return atrium_value(r, hand, budget)
     if region == CATACOMBS:
@@ -374,12 +376,12 @@ def latrine_value(r, budget):
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def curia_value(r, hand, discards, space):
+def curia_value(r, hand, discard, space):
     """The whole stack for the cheapest card of the hand."""
     stack = r.s.curia[space - spaces(r.k, CURIA)[0]]
-    if hand.sum() <= discards or not stack.any():
+    if discard == math.inf or not stack.any():
         return -1.0
-    return worth_of(r.prices, stack, hand) - cheapest_card(r.prices, hand)[1]
+    return worth_of(r.prices, stack, hand) - discard
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
