@@ -238,10 +238,8 @@ class VectorEnv(_Base):
                 idx = np.flatnonzero(np.isin(acting, group))
                 if idx.size:
                     seats = np.isin(self._who, group)
-                    final, ended = members[group[0]].play_rows(self.games, idx, seats, self._samplers, self._readers)[
-                        3:
-                    ]
-                    self._record(final, ended, rewards, dones, infos)
+                    played = members[group[0]].play_rows(self.games, idx, seats, self._samplers, self._readers)
+                    self._record(*played[3:], rewards, dones, infos)
             actions = np.full(self.num_envs, -1, dtype=np.int64)
             for j in deciders:
                 idx = np.flatnonzero(acting == j)
