@@ -106,8 +106,7 @@ def evaluate_position(game, seat: int) -> float:
 
 def potential(game, player: int, **change) -> float:
     """Player's potential in points, optionally after a hypothetical change (see :data:`CHANGE`)."""
-    s = game.handle.buffer, game.handle.params
-    return float(changed_potential(*s, player, change_of(**change)))
+    return float(changed_potential(game.handle.buffer, game.handle.params, player, change_of(**change)))
 
 
 def change_of(**change) -> np.ndarray:
@@ -129,18 +128,18 @@ def no_change():
 
 
 @entry
-def evaluate_state(buf, k, seat):
+def evaluate_state(buf, params, seat):
     """:func:`evaluate_position` on a state buffer and its parameters."""
-    s = views(buf, k)
-    n = k[K.N]
-    if s.meta[Meta.STATUS] == Status.TERMINATED:
+    state = views(buf, params)
+    n = params[K.N]
+    if state.meta[Meta.STATUS] == Status.TERMINATED:
         winners = 0
         for p in range(n):
-            winners += s.winner[p] != 0
-        return 1.0 / winners if s.winner[seat] else -1.0
+            winners += state.winner[p] != 0
+        return 1.0 / winners if state.winner[seat] else -1.0
     mine, best = 0.0, -math.inf
     for p in range(n):
-        value = potential_of(player_row(s, k, p), k)
+        value = potential_of(player_row(state, params, p), params)
         if p == seat:
             mine = value
         elif value > best:
@@ -149,26 +148,26 @@ def evaluate_state(buf, k, seat):
 
 
 @entry
-def changed_potential(buf, k, player, change):
-    s = views(buf, k)
-    return potential_after(player_row(s, k, player), change, k)
+def changed_potential(buf, params, player, change):
+    state = views(buf, params)
+    return potential_after(player_row(state, params, player), change, params)
 
 
 @compiled
-def player_row(s, k, p):
+def player_row(state, params, p):
     """Player p's row (see ROW; ``controls`` is a bit mask of factions), as floats: a change may add half a laurel."""
     row = np.zeros(len(ROW))
     controls = 0
     for i in range(6):
-        row[i] = s.res[p, i]
-    row[TEMP_] = s.meta[Meta.TEMP_FAVOR] == p
-    row[CARDS_] = s.hand[p].sum()
-    row[DECLARED_] = s.declared[p]
+        row[i] = state.res[p, i]
+    row[TEMP_] = state.meta[Meta.TEMP_FAVOR] == p
+    row[CARDS_] = state.hand[p].sum()
+    row[DECLARED_] = state.declared[p]
     for f in range(NUM_FACTIONS):
-        if s.controller[f] == p:
+        if state.controller[f] == p:
             controls |= 1 << f
     row[CONTROLS_] = controls
-    row[VESTAL_] = s.markers[p, VESTALS]
+    row[VESTAL_] = state.markers[p, VESTALS]
     return row
 
 
@@ -193,13 +192,13 @@ def _bits(x):
 
 
 @compiled
-def potential_of(row, k):
+def potential_of(row, params):
     """Points: progress (or the race to the marker goal), score, cards and control."""
-    return potential_after(row, _NO_CHANGE, k)
+    return potential_after(row, _NO_CHANGE, params)
 
 
 @compiled
-def potential_after(row, change, k):
+def potential_after(row, change, params):
     """The potential of the row after a hypothetical change (an expired temporary favor stays off).
 
     The changed row is never built: the heuristic prices every action by it, and an array a
@@ -214,29 +213,29 @@ def potential_after(row, change, k):
         controls |= 1 << int(change[CONTROL])
     declared = row[DECLARED_]
     extra = CARD_POINTS * (row[CARDS_] + change[CARDS]) + CONTROL_POINTS * _bits(controls)
-    score = points(k, tile, eternal, temp, legions, laurels, money, markers, declared == 0)
-    if not k[K.VICTORY]:
-        return RACE_WEIGHT * min(markers / k[K.POINT_VARIANT_MARKERS], 1.0) + score + extra
+    score = points(params, tile, eternal, temp, legions, laurels, money, markers, declared == 0)
+    if not params[K.VICTORY]:
+        return RACE_WEIGHT * min(markers / params[K.POINT_VARIANT_MARKERS], 1.0) + score + extra
     if declared >= 0:
         progress = 1.0
     else:
         favored = eternal or temp
-        progress = progress_of(k, tile, controls, favored, row[VESTAL_], laurels, legions, money, markers)
+        progress = progress_of(params, tile, controls, favored, row[VESTAL_], laurels, legions, money, markers)
     return VICTORY_WEIGHT * progress + score + extra
 
 
 @compiled
-def progress_of(k, tile, controls, favored, vestal_marker, laurels, legions, money, markers):
+def progress_of(params, tile, controls, favored, vestal_marker, laurels, legions, money, markers):
     """Weighted share of the victory card met: the best `need` objectives count fully."""
     credit = (  # in the order of Objective
         _tribune_credit(tile, controls),
         _favor_credit(favored, controls, vestal_marker),
-        _credit(laurels, k[K.V_LAURELS]),
-        _credit(legions, k[K.V_LEGIONS]),
-        _credit(money, k[K.V_DENARII]),
-        _credit(markers, k[K.V_MARKERS]),
+        _credit(laurels, params[K.V_LAURELS]),
+        _credit(legions, params[K.V_LEGIONS]),
+        _credit(money, params[K.V_DENARII]),
+        _credit(markers, params[K.V_MARKERS]),
     )
-    need, obligatory = k[K.V_NEED], k[K.V_OBLIGATORY]
+    need, obligatory = params[K.V_NEED], params[K.V_OBLIGATORY]
     weights = need + (OBLIGATORY - 1 if obligatory >= 0 else 0.0) + SPARE * (NUM_OBJECTIVES - need)
     counted = OBLIGATORY * credit[obligatory] if obligatory >= 0 else 0.0
     need -= obligatory >= 0

@@ -170,20 +170,20 @@ class HeuristicAgent(Agent):
 
 
 @entry
-def choose(buf, k, m, deck_counts):
+def choose(buf, params, mask, deck_counts):
     """The heuristic's move for the player to act, on a state buffer, its parameters and mask.
 
     Its lookahead calls the engine's step at its address: from Python, call
     ``native.ready()`` first (``HeuristicAgent.choose`` does).
     """
-    legal = np.flatnonzero(m)
+    legal = np.flatnonzero(mask)
     if len(legal) == 1:
         return legal[0]
-    s = views(buf, k)
-    top = top_task(s)
-    kind, player, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
+    state = views(buf, params)
+    top = top_task(state)
+    kind, player, b, c = state.tasks[top, 0], state.tasks[top, 1], state.tasks[top, 2], state.tasks[top, 3]
     depth = CARDS_TO_COME if kind == Task.PLACE else ROW_ONLY if kind in ROW_ENOUGH else PRICES
-    r = read(s, k, deck_counts, player, depth)
+    r = read(state, params, deck_counts, player, depth)
     return decide(r, buf, legal, kind, player, b, c)
 
 
@@ -203,7 +203,7 @@ def choose_batch(bufs, ks, masks, rows, deck_counts, words, out):
 
 
 @entry
-def play_batch(bufs, ks, ev, masks, rows, meta_at, tasks_at, players, seats, samplers, deck_counts):
+def play_batch(bufs, ks, events, masks, rows, meta_at, tasks_at, players, seats, samplers, deck_counts):
     """Play in the game of each row of `rows` for as long as its player to act is one of the
     heuristic's ``seats[row]``, each decision chosen in a world sampled with that seat's own
     generator ``samplers[row, seat]`` (advanced; a forced move samples none); ``players[row]``
@@ -215,35 +215,35 @@ def play_batch(bufs, ks, ev, masks, rows, meta_at, tasks_at, players, seats, sam
         player = actor(bufs[i], meta_at, tasks_at)
         while player >= 0 and seats[i, player]:
             move = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, samplers[i, player], world, world_mask)
-            ev[0, 0] = 0
-            native.step(bufs[i], ks[i], ev, masks[i], move)
+            events[0, 0] = 0
+            native.step(bufs[i], ks[i], events, masks[i], move)
             player = actor(bufs[i], meta_at, tasks_at)
         players[i] = player
 
 
 @compiled(inline="always")  # into choose_batch and play_batch, its callers
-def choose_sampled(buf, k, m, deck_counts, rng, world, world_mask):
+def choose_sampled(buf, params, mask, deck_counts, rng, world, world_mask):
     """The move for the player to act in `buf`, chosen in a world sampled for it into `world`."""
-    legal = np.flatnonzero(m)
+    legal = np.flatnonzero(mask)
     if len(legal) == 1:
         return legal[0]
     world[:] = buf
-    s = views(world, k)
-    determinize(world, k, s.tasks[top_task(s), 1], rng, world_mask)
-    return choose(world, k, world_mask, deck_counts)
+    state = views(world, params)
+    determinize(world, params, state.tasks[top_task(state), 1], rng, world_mask)
+    return choose(world, params, world_mask, deck_counts)
 
 
 # ---------------------------------------------------------------- board geometry
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def spaces(k, region):
+def spaces(params, region):
     """First and end follower space of a region (a block of the parameters, one entry per region)."""
-    return k[K.SP + region], k[K.SP + region + 1]
+    return params[K.FIRST_SPACE + region], params[K.FIRST_SPACE + region + 1]
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def slots(k, region):
+def slots(params, region):
     """First and end card slot of a region (empty for a region that shows no cards)."""
-    return k[K.SL + region], k[K.SL + region + 1]
+    return params[K.FIRST_SLOT + region], params[K.FIRST_SLOT + region + 1]
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
@@ -259,8 +259,8 @@ def argmax(values):
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def held(r, region):
     """The seat's followers in a region."""
-    first, end = spaces(r.k, region)
-    return (r.s.space_owner[first:end] == r.me).sum()
+    first, end = spaces(r.params, region)
+    return (r.state.space_owner[first:end] == r.me).sum()
 
 
 # ---------------------------------------------------------------- Phase 2: placing followers
@@ -271,30 +271,30 @@ def claims(r):
     Returns the hand it expects (cards coming), the denarii owed, the cards its Curia and
     Pantheon followers will take from the hand, and its Field of Mars followers.
     """
-    s, k, me = r.s, r.k, r.me
+    state, params, me = r.state, r.params, r.me
     hand = r.hand.copy()
     owed = 0
-    for region, price in ((THERMAE, k[K.THERMAE_COST]), (FORUM, k[K.FORUM_COST])):
-        first, end = spaces(k, region)
-        slot = slots(k, region)[0]
+    for region, price in ((THERMAE, params[K.THERMAE_COST]), (FORUM, params[K.FORUM_COST])):
+        first, end = spaces(params, region)
+        slot = slots(params, region)[0]
         for space in range(first, end):  # its cards, while the money lasts
-            card = s.slot_card[slot + space - first]
-            if s.space_owner[space] == me and card >= 0 and pays(r.money - owed, price):
+            card = state.slot_card[slot + space - first]
+            if state.space_owner[space] == me and card >= 0 and pays(r.money - owed, price):
                 owed += price
                 hand[card] += 1
-    first = spaces(k, CURIA)[0]
-    for stack in range(s.curia.shape[0]):
-        if s.space_owner[first + stack] == me:
-            hand += s.curia[stack]
-    atrium = spaces(k, ATRIUM)[0]
-    if s.space_owner[atrium] == me and s.space_owner[atrium + 1] < 0:  # "1." alone: the face-up cards
-        owed += k[K.ATRIUM_SINGLE_COST]
-        for slot in range(*slots(k, ATRIUM)):
-            if s.slot_card[slot] >= 0 and s.slot_up[slot]:
-                hand[s.slot_card[slot]] += 1
-    first, end = spaces(k, CATACOMBS)
+    first = spaces(params, CURIA)[0]
+    for stack in range(state.curia.shape[0]):
+        if state.space_owner[first + stack] == me:
+            hand += state.curia[stack]
+    atrium = spaces(params, ATRIUM)[0]
+    if state.space_owner[atrium] == me and state.space_owner[atrium + 1] < 0:  # "1." alone: the face-up cards
+        owed += params[K.ATRIUM_SINGLE_COST]
+        for slot in range(*slots(params, ATRIUM)):
+            if state.slot_card[slot] >= 0 and state.slot_up[slot]:
+                hand[state.slot_card[slot]] += 1
+    first, end = spaces(params, CATACOMBS)
     for space in range(first, end):
-        owed += k[K.CATACOMB_PRICES + space - first] * (s.space_owner[space] == me)
+        owed += params[K.CATACOMB_PRICES + space - first] * (state.space_owner[space] == me)
     return hand, owed, held(r, CURIA) + held(r, PANTHEON), held(r, MARS)
 
 
@@ -319,14 +319,14 @@ def place_values(r, legal):
 def place_value(r, hand, budget, discard, pairs, action):
     """Points a follower placed by `action` should bring this round (`discard`: what the card a
     Curia follower lays down costs, inf if the hand has none to spare)."""
-    k = r.k
-    if action == k[K.A_COIN_BOWL]:
-        first = r.s.meta[Meta.COIN_BOWL_USED] == 0
-        return income(r.standing, k[K.COIN_BOWL_FIRST] if first else k[K.COIN_BOWL_LATER])
-    if action >= k[K.A_FIELD]:
-        return field_value(r, hand, action - k[K.A_FIELD])
-    target = action - k[K.A_PLACE]
-    region, space = k[K.PLACE_REGION + target], k[K.PLACE_SPACE + target]
+    params = r.params
+    if action == params[K.A_COIN_BOWL]:
+        first = r.state.meta[Meta.COIN_BOWL_USED] == 0
+        return income(r.standing, params[K.COIN_BOWL_FIRST] if first else params[K.COIN_BOWL_LATER])
+    if action >= params[K.A_FIELD]:
+        return field_value(r, hand, action - params[K.A_FIELD])
+    target = action - params[K.A_PLACE]
+    region, space = params[K.PLACE_REGION + target], params[K.PLACE_SPACE + target]
     if region == THERMAE or region == FORUM:
         return bought_card_value(r, hand, budget, region, space)
     if region == LATRINE:
@@ -348,7 +348,7 @@ def field_value(r, hand, f):
     cards = hand[f * V : (f + 1) * V]
     if readiness(r.prices, f, cards.sum(), value_sum(cards)) < 1.0:
         return 0.0
-    space = 0 if r.s.field_owner[f, 0] < 0 else 1
+    space = 0 if r.state.field_owner[f, 0] < 0 else 1
     leader = r.prices.leader_values[f] if cards[0] else 0.0
     return HOLDS[space] * (r.prices.takeover_values[f] + leader)
 
@@ -356,8 +356,8 @@ def field_value(r, hand, f):
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def bought_card_value(r, hand, budget, region, space):
     """Thermae and Forum: the card's worth less its price, if the budget pays for it."""
-    price = r.k[K.THERMAE_COST] if region == THERMAE else r.k[K.FORUM_COST]
-    card = r.s.slot_card[slots(r.k, region)[0] + space - spaces(r.k, region)[0]]
+    price = r.params[K.THERMAE_COST] if region == THERMAE else r.params[K.FORUM_COST]
+    card = r.state.slot_card[slots(r.params, region)[0] + space - spaces(r.params, region)[0]]
     if card < 0 or budget < price:
         return -1.0
     return worth(r.prices, card, hand) - cost(r.standing, price)
@@ -378,7 +378,7 @@ def latrine_value(r, budget):
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def curia_value(r, hand, discard, space):
     """The whole stack for the cheapest card of the hand."""
-    stack = r.s.curia[space - spaces(r.k, CURIA)[0]]
+    stack = r.state.curia[space - spaces(r.params, CURIA)[0]]
     if discard == math.inf or not stack.any():
         return -1.0
     return worth_of(r.prices, stack, hand) - discard
@@ -388,37 +388,37 @@ def curia_value(r, hand, discard, space):
 def face_up(r, region):
     """Counts by code of the face-up cards of a region."""
     cards = np.zeros_like(r.hand)
-    for slot in range(*slots(r.k, region)):
-        if r.s.slot_card[slot] >= 0 and r.s.slot_up[slot]:
-            cards[r.s.slot_card[slot]] += 1
+    for slot in range(*slots(r.params, region)):
+        if r.state.slot_card[slot] >= 0 and r.state.slot_up[slot]:
+            cards[r.state.slot_card[slot]] += 1
     return cards
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def atrium_value(r, hand, budget):
     """ "1.": two cards for 1 denarius unless someone bids; "2.": an auction for three."""
-    if r.s.space_owner[spaces(r.k, ATRIUM)[0]] < 0:
-        if budget < r.k[K.ATRIUM_SINGLE_COST]:
+    if r.state.space_owner[spaces(r.params, ATRIUM)[0]] < 0:
+        if budget < r.params[K.ATRIUM_SINGLE_COST]:
             return -1.0
-        return ATRIUM_RISK * 2 * unknown_card(r) - cost(r.standing, r.k[K.ATRIUM_SINGLE_COST])
+        return ATRIUM_RISK * 2 * unknown_card(r) - cost(r.standing, r.params[K.ATRIUM_SINGLE_COST])
     return AUCTION_SHARE * (worth_of(r.prices, face_up(r, ATRIUM), hand) + unknown_card(r))
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def catacombs_value(r, budget, space):
     """The best card the pile keeps after one pick per other follower there, for its price."""
-    first, end = spaces(r.k, CATACOMBS)
-    price = r.k[K.CATACOMB_PRICES + space - first]
+    first, end = spaces(r.params, CATACOMBS)
+    price = r.params[K.CATACOMB_PRICES + space - first]
     if budget < price:
         return -1.0
-    picks = (r.s.space_owner[first:end] >= 0).sum()
-    return best_of(r, r.k[K.CATACOMB_CARDS] - picks) - cost(r.standing, price)
+    picks = (r.state.space_owner[first:end] >= 0).sum()
+    return best_of(r, r.params[K.CATACOMB_CARDS] - picks) - cost(r.standing, price)
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def pantheon_value(r, hand):
     """Eternal favor, if the hand holds a card of the faction turned up."""
-    if r.s.res[r.me, ETERNAL_COLUMN]:
+    if r.state.res[r.me, ETERNAL_COLUMN]:
         return -1.0
     matching, unseen = 0, 0
     for f in range(F):
@@ -477,106 +477,110 @@ def _in(action, legal):
 @compiled
 def decide_discard_down(r, legal):
     """Setup and cesura magna: discard the cheapest card still kept, then commit."""
-    if _in(r.k[K.A_COMMIT], legal):
-        return r.k[K.A_COMMIT]
-    kept = r.hand - r.s.build
-    return r.k[K.A_DISCARD] + cheapest_card(r.prices, kept)[0]
+    if _in(r.params[K.A_COMMIT], legal):
+        return r.params[K.A_COMMIT]
+    kept = r.hand - r.state.build
+    return r.params[K.A_DISCARD] + cheapest_card(r.prices, kept)[0]
 
 
 @compiled
 def decide_latrine(r, legal):
     """Buy the revealed card if it is worth more to the hand than its value in denarii."""
-    card = r.s.slot_card[slots(r.k, LATRINE)[0]]
+    card = r.state.slot_card[slots(r.params, LATRINE)[0]]
     value = card % V
-    buy = r.k[K.A_LATRINE] + 1
+    buy = r.params[K.A_LATRINE] + 1
     if _in(buy, legal) and worth(r.prices, card, r.hand) - cost(r.standing, value) > income(r.standing, value):
         return buy
-    return r.k[K.A_LATRINE]
+    return r.params[K.A_LATRINE]
 
 
 @compiled
 def decide_curia(r, stack):
     """Discard the cheapest card for the stack if the stack is worth more."""
     card, price = cheapest_card(r.prices, r.hand)
-    return r.k[K.A_DISCARD] + card if worth_of(r.prices, r.s.curia[stack], r.hand) > price else r.k[K.A_DECLINE]
+    return (
+        r.params[K.A_DISCARD] + card
+        if worth_of(r.prices, r.state.curia[stack], r.hand) > price
+        else r.params[K.A_DECLINE]
+    )
 
 
 @compiled
 def decide_atrium_bid(r, digits_entered):
     """Bid part of what the three cards are worth, in denarii, and never more than the rival can bid."""
-    s, k = r.s, r.k
+    state, params = r.state, r.params
     cards = np.zeros_like(r.hand)
-    for slot in range(*slots(k, ATRIUM)):
-        if s.slot_card[slot] >= 0:
-            cards[s.slot_card[slot]] += 1
-    atrium = spaces(k, ATRIUM)[0]
-    first, second = s.space_owner[atrium], s.space_owner[atrium + 1]
+    for slot in range(*slots(params, ATRIUM)):
+        if state.slot_card[slot] >= 0:
+            cards[state.slot_card[slot]] += 1
+    atrium = spaces(params, ATRIUM)[0]
+    first, second = state.space_owner[atrium], state.space_owner[atrium + 1]
     rival = second if first == r.me else first
-    enough = least_winning_bid(s.res[rival, MONEY_COLUMN], first == r.me)
+    enough = least_winning_bid(state.res[rival, MONEY_COLUMN], first == r.me)
     amount = max(0, int(BID_SHARE * worth_of(r.prices, cards, r.hand) / r.standing.denarius))
-    return digit_toward(s, k, r.me, digits_entered, min(amount, enough))
+    return digit_toward(state, params, r.me, digits_entered, min(amount, enough))
 
 
 @compiled
 def decide_catacombs(r, legal, space):
     """Buy the pile's best card if it is worth its price."""
-    k = r.k
+    params = r.params
     best, best_worth = -1, -math.inf
     for a in legal:
-        if a != k[K.A_DECLINE]:
-            value = worth(r.prices, a - k[K.A_TAKE], r.hand)
+        if a != params[K.A_DECLINE]:
+            value = worth(r.prices, a - params[K.A_TAKE], r.hand)
             if value > best_worth:
                 best, best_worth = a, value
-    if best < 0 or best_worth <= cost(r.standing, k[K.CATACOMB_PRICES + space]):
-        return k[K.A_DECLINE]
+    if best < 0 or best_worth <= cost(r.standing, params[K.CATACOMB_PRICES + space]):
+        return params[K.A_DECLINE]
     return best
 
 
 @compiled
 def decide_sacrifice(r, legal):
     """Sacrifice the cheapest matching card for eternal favor if that is worth more."""
-    k = r.k
-    codes = legal[legal != k[K.A_DECLINE]] - k[K.A_DISCARD]
+    params = r.params
+    codes = legal[legal != params[K.A_DECLINE]] - params[K.A_DISCARD]
     card, price = cheapest(r.prices, r.hand, codes)
-    return k[K.A_DISCARD] + card if gain(r.standing, single_change(ETERNAL, 1)) > price else k[K.A_DECLINE]
+    return params[K.A_DISCARD] + card if gain(r.standing, single_change(ETERNAL, 1)) > price else params[K.A_DECLINE]
 
 
 @compiled
 def decide_mars(r, legal):
     """Lay the cheapest pair for a laurel if the laurel is worth more; card by card."""
-    k = r.k
-    if _in(k[K.A_COMMIT], legal):
-        return k[K.A_COMMIT]
+    params = r.params
+    if _in(params[K.A_COMMIT], legal):
+        return params[K.A_COMMIT]
     costs, pairs = pair_costs(r, r.hand)
-    build = r.s.build
+    build = r.state.build
     if build.any():
         f = np.flatnonzero(build)[0] // V
     else:
         f = int(np.argmin(costs))
         if costs[f] == math.inf or costs[f] >= gain(r.standing, single_change(LAURELS, MARS_LAURELS)):
-            return k[K.A_DECLINE]
+            return params[K.A_DECLINE]
     chosen = build.copy()
     for code in pairs[f]:
         if chosen[code] == 0:
-            return k[K.A_ADD] + code
+            return params[K.A_ADD] + code
         chosen[code] -= 1
-    return k[K.A_DECLINE]
+    return params[K.A_DECLINE]
 
 
 @compiled
 def decide_penalty(r, legal, faction):
     """Of the beaten set coming back to hand, lose the cheapest card."""
     back = r.hand.copy()
-    back[faction * V : (faction + 1) * V] += r.s.challenger
-    return r.k[K.A_DISCARD] + cheapest(r.prices, back, legal - r.k[K.A_DISCARD])[0]
+    back[faction * V : (faction + 1) * V] += r.state.challenger
+    return r.params[K.A_DISCARD] + cheapest(r.prices, back, legal - r.params[K.A_DISCARD])[0]
 
 
 @compiled
 def decide_tigellinus(r):
     """Discard the cheapest card for a legion if the legion is worth more."""
     card, price = cheapest_card(r.prices, r.hand)
-    reward = gains_change(r.k, tigellinus_reward(r.k))  # the engine's own trade
-    return r.k[K.A_DISCARD] + card if gain(r.standing, reward) > price else r.k[K.A_DECLINE]
+    reward = gains_change(r.params, tigellinus_reward(r.params))  # the engine's own trade
+    return r.params[K.A_DISCARD] + card if gain(r.standing, reward) > price else r.params[K.A_DECLINE]
 
 
 # ---------------------------------------------------------------- Phase 4: take-overs
@@ -587,13 +591,13 @@ def winning_set(r, f, role):
     Sets are tried in the order of itertools.product over the counts held, so ties go to the first.
     """
     held = r.hand[f * V : (f + 1) * V]
-    rival = rivals(r.s, f, role)
+    rival = rivals(r.state, f, role)
     counts = np.zeros(V, dtype=np.int64)
     best = np.zeros(V, dtype=np.int64)
     found, best_key = False, (0, 0, 0)
     while True:
         count, total = counts.sum(), value_sum(counts)
-        wins = takes_over(r.k, count, total, rival)
+        wins = takes_over(r.params, count, total, rival)
         key = (int(counts[0] < held[0]), count, -total)
         if wins and (not found or key < best_key):
             best[:], best_key, found = counts, key, True
@@ -609,29 +613,29 @@ def winning_set(r, f, role):
 @compiled
 def decide_takeover(r, faction, role):
     """Build the chosen winning set card by card, then commit; decline when none wins."""
-    k = r.k
+    params = r.params
     found, target = winning_set(r, faction, role)
     if not found:
-        return k[K.A_DECLINE]
-    built = r.s.build[faction * V : (faction + 1) * V]
+        return params[K.A_DECLINE]
+    built = r.state.build[faction * V : (faction + 1) * V]
     for v in range(V):
         if target[v] > built[v]:
-            return k[K.A_ADD] + faction * V + v
-    return k[K.A_COMMIT]
+            return params[K.A_ADD] + faction * V + v
+    return params[K.A_COMMIT]
 
 
 @compiled
 def decide_assassin(r, legal):
     """Strike the opponent's set whose loss helps the seat's take-overs most."""
-    s, k = r.s, r.k
-    best, best_value = k[K.A_DECLINE], 0.0
+    state, params = r.state, r.params
+    best, best_value = params[K.A_DECLINE], 0.0
     for a in legal:
-        if a == k[K.A_DECLINE]:
+        if a == params[K.A_DECLINE]:
             continue
-        f = a - k[K.A_ASSASSIN]
-        if s.controller[f] == r.me:
+        f = a - params[K.A_ASSASSIN]
+        if state.controller[f] == r.me:
             continue
-        shown = s.sets[f]
+        shown = state.sets[f]
         top = np.flatnonzero(shown)[-1]
         count, total = shown.sum(), value_sum(shown)
         cards = r.hand[f * V : (f + 1) * V]
@@ -650,9 +654,9 @@ def keep_values(r):
     """Per faction: points a round of keeping it is worth (-inf for factions the seat does not control)."""
     kept = np.full(F, -math.inf)
     for f in range(F):
-        if r.s.controller[f] == r.me:
+        if r.state.controller[f] == r.me:
             kept[f] = CONTROL_POINTS + gain(
-                r.standing, faction_benefit_change(r.s, r.k, r.standing.row, r.standing.base, r.me, f)
+                r.standing, faction_benefit_change(r.state, r.params, r.standing.row, r.standing.base, r.me, f)
             )
     return kept
 
@@ -662,7 +666,7 @@ def decide_chariot_bid(r, digits_entered):
     """Bid what blocking its most valuable faction for a round is worth, in denarii."""
     kept = keep_values(r)
     worth_kept = THREAT * kept.max() if (kept > -math.inf).any() else 0.0
-    return digit_toward(r.s, r.k, r.me, digits_entered, max(0, int(worth_kept / r.standing.denarius)))
+    return digit_toward(r.state, r.params, r.me, digits_entered, max(0, int(worth_kept / r.standing.denarius)))
 
 
 @compiled
@@ -672,10 +676,10 @@ def decide_chariot_place(r):
     best, best_value = -1, -math.inf
     for f in range(F):
         if kept[f] > -math.inf:
-            value = kept[f] / r.s.sets[f].sum()
+            value = kept[f] / r.state.sets[f].sum()
             if value > best_value:
                 best, best_value = f, value
-    return r.k[K.A_DECLINE] if best < 0 else r.k[K.A_CHARIOT] + best
+    return r.params[K.A_DECLINE] if best < 0 else r.params[K.A_CHARIOT] + best
 
 
 # ---------------------------------------------------------------- one-step lookahead
@@ -683,13 +687,13 @@ def decide_chariot_place(r):
 def decide_by_lookahead(r, buf, legal):
     """The action after which the evaluation of the (determinised) game is best."""
     events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
-    mask = np.zeros(r.k[K.A_SIZE], dtype=np.int8)
+    mask = np.zeros(r.params[K.A_SIZE], dtype=np.int8)
     values = np.empty(len(legal))
     for i in range(len(legal)):
         after = buf.copy()
         events[0, 0] = 0
-        native.step(after, r.k, events, mask, legal[i])
-        values[i] = evaluate_state(after, r.k, r.me)
+        native.step(after, r.params, events, mask, legal[i])
+        values[i] = evaluate_state(after, r.params, r.me)
     return legal[argmax(values)]
 
 
@@ -743,10 +747,10 @@ def best_placements(game, width: int) -> np.ndarray:
 
 
 @entry
-def _best_placements(buf, k, m, deck_counts, width):
-    s = views(buf, k)
-    legal = np.flatnonzero(m)
-    r = read(s, k, deck_counts, s.tasks[top_task(s), 1], CARDS_TO_COME)
+def _best_placements(buf, params, mask, deck_counts, width):
+    state = views(buf, params)
+    legal = np.flatnonzero(mask)
+    r = read(state, params, deck_counts, state.tasks[top_task(state), 1], CARDS_TO_COME)
     order = np.argsort(-place_values(r, legal), kind="mergesort")  # stable: ties keep the action order
     return legal[order[:width]]
 
@@ -764,17 +768,17 @@ def heuristic_rollout(game, rounds: int, moves: int) -> None:
 
 
 @entry
-def _heuristic_rollout(buf, k, m, deck_counts, rounds, moves):
-    rollout(buf, k, m, deck_counts, rounds, moves, np.zeros((CAPACITY, WIDTH), dtype=np.int32))
+def _heuristic_rollout(buf, params, mask, deck_counts, rounds, moves):
+    rollout(buf, params, mask, deck_counts, rounds, moves, np.zeros((CAPACITY, WIDTH), dtype=np.int32))
 
 
 @compiled
-def rollout(buf, k, m, deck_counts, rounds, moves, events):
+def rollout(buf, params, mask, deck_counts, rounds, moves, events):
     """:func:`heuristic_rollout` on a state buffer, with the caller's events buffer."""
-    s = views(buf, k)
-    end = s.meta[Meta.ROUND] + rounds
+    state = views(buf, params)
+    end = state.meta[Meta.ROUND] + rounds
     for _ in range(moves):
-        if s.meta[Meta.STATUS] != Status.RUNNING or s.meta[Meta.ROUND] >= end:
+        if state.meta[Meta.STATUS] != Status.RUNNING or state.meta[Meta.ROUND] >= end:
             return
         events[0, 0] = 0
-        native.step(buf, k, events, m, choose(buf, k, m, deck_counts))
+        native.step(buf, params, events, mask, choose(buf, params, mask, deck_counts))

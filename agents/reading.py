@@ -64,8 +64,10 @@ NONE = -2  # a target count for the seat's own factions: no take-over to win
 
 # A decision's reading, split so that the hot pricing functions get only the small tuples they
 # use: passing the whole state to each costs more than their arithmetic.
-Reading = namedtuple("Reading", ("s", "k", "me", "hand", "money", "standing", "prices", "unseen", "unseen_worths"))
-Standing = namedtuple("Standing", ("row", "base", "k", "denarius"))  # prices a change to the seat's row
+Reading = namedtuple(
+    "Reading", ("state", "params", "me", "hand", "money", "standing", "prices", "unseen", "unseen_worths")
+)
+Standing = namedtuple("Standing", ("row", "base", "params", "denarius"))  # prices a change to the seat's row
 Prices = namedtuple("Prices", ("takeover_values", "leader_values", "target_cards", "target_sum", "average", "least"))
 
 
@@ -73,7 +75,7 @@ ROW_ONLY, PRICES, CARDS_TO_COME = range(3)  # how much a decision needs read
 
 
 @compiled
-def read(s, k, deck_counts, me, depth):
+def read(state, params, deck_counts, me, depth):
     """What the seat's decision is priced by, once per decision.
 
     Always its row, potential and the price of a denarius; from ``PRICES`` on, the take-over
@@ -81,30 +83,30 @@ def read(s, k, deck_counts, me, depth):
     and their worths (placements). What a decision does not need stays zero: a search
     calls this at every move of its rollouts.
     """
-    hand = s.hand[me].astype(np.int64)
-    row = player_row(s, k, me)
-    base = potential_of(row, k)
+    hand = state.hand[me].astype(np.int64)
+    row = player_row(state, params, me)
+    base = potential_of(row, params)
     average = (deck_counts * (np.arange(len(deck_counts)) % V)).sum() / deck_counts.sum()
-    money = np.int64(s.res[me, MONEY_COLUMN])
+    money = np.int64(state.res[me, MONEY_COLUMN])
     floor = DENARIUS_FLOOR * (2 if money < SHORT_OF_MONEY else 1)
-    denarius = max(_gain(row, base, k, single_change(MONEY, 5)) / 5, floor)
+    denarius = max(_gain(row, base, params, single_change(MONEY, 5)) / 5, floor)
     takeover_values = np.zeros(F)
     leader_values = np.zeros(F)
     target_cards = np.empty(F, dtype=np.int64)
     target_sum = np.empty(F, dtype=np.int64)
     for f in range(F if depth >= PRICES else 0):
-        owner = s.controller[f]
+        owner = state.controller[f]
         if owner != me:
-            takeover_values[f] = _gain(row, base, k, takeover_change(s, k, row, base, me, f))
-        leader_values[f] = _gain(row, base, k, leader_change(s, k, me, f))
+            takeover_values[f] = _gain(row, base, params, takeover_change(state, params, row, base, me, f))
+        leader_values[f] = _gain(row, base, params, leader_change(state, params, me, f))
         if owner == me:
             target_cards[f], target_sum[f] = NONE, 0
         elif owner < 0:
-            target_cards[f], target_sum[f] = k[K.MIN_SET] - 1, -1  # no displayed set: any set wins
+            target_cards[f], target_sum[f] = params[K.MIN_SET] - 1, -1  # no displayed set: any set wins
         else:
-            target_cards[f], target_sum[f] = s.sets[f].sum(), value_sum(s.sets[f])
-    unseen = unseen_of(s, hand, deck_counts) if depth >= CARDS_TO_COME else np.zeros_like(hand)
-    prices = Prices(takeover_values, leader_values, target_cards, target_sum, average, k[K.MIN_SET])
+            target_cards[f], target_sum[f] = state.sets[f].sum(), value_sum(state.sets[f])
+    unseen = unseen_of(state, hand, deck_counts) if depth >= CARDS_TO_COME else np.zeros_like(hand)
+    prices = Prices(takeover_values, leader_values, target_cards, target_sum, average, params[K.MIN_SET])
     worths = np.zeros(F * V)
     for f in range(F if depth >= CARDS_TO_COME else 0):
         cards = hand[f * V : (f + 1) * V]
@@ -112,18 +114,18 @@ def read(s, k, deck_counts, me, depth):
         for v in range(V):
             if unseen[f * V + v]:
                 worths[f * V + v] = worth_to(prices, f, v, count, total)
-    return Reading(s, k, me, hand, money, Standing(row, base, k, denarius), prices, unseen, worths)
+    return Reading(state, params, me, hand, money, Standing(row, base, params, denarius), prices, unseen, worths)
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def _gain(row, base, k, change):
-    return potential_after(row, change, k) - base
+def _gain(row, base, params, change):
+    return potential_after(row, change, params) - base
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def gain(standing, change):
     """Points the potential gains from a hypothetical change."""
-    return _gain(standing.row, standing.base, standing.k, change)
+    return _gain(standing.row, standing.base, standing.params, change)
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
@@ -138,37 +140,37 @@ def cost(standing, amount):
 
 # ---------------------------------------------------------------- what control brings
 @compiled
-def takeover_change(s, k, row, base, me, f):
+def takeover_change(state, params, row, base, me, f):
     """Control of f, its marker and first laurel, the take-over benefit and the next faction benefit."""
     played = no_change()
     played[CARDS] = -2
     played[CONTROL] = f
-    played[MARKERS] = 1 - s.markers[me, f]
-    played[LAURELS] = k[K.FIRST_CONTROL_LAURELS] * s.first_laurel[f]
-    gains = gains_change(k, takeover_benefit_gains(k, f))
-    return merge(merge(played, gains), faction_benefit_change(s, k, row, base, me, f))
+    played[MARKERS] = 1 - state.markers[me, f]
+    played[LAURELS] = params[K.FIRST_CONTROL_LAURELS] * state.first_laurel[f]
+    gains = gains_change(params, takeover_benefit_gains(params, f))
+    return merge(merge(played, gains), faction_benefit_change(state, params, row, base, me, f))
 
 
 @compiled
-def faction_benefit_change(s, k, row, base, me, f):
+def faction_benefit_change(state, params, row, base, me, f):
     """The best option of f's faction benefit open to the seat in the coming Phase 5 (the first if tied)."""
     best, best_gain = no_change(), -math.inf
     for i in range(benefit_options(f)):
-        if benefit_open(s, me, f, i):
-            option = gains_change(k, benefit_gains(s, k, me, f, i))
-            value = _gain(row, base, k, option)
+        if benefit_open(state, me, f, i):
+            option = gains_change(params, benefit_gains(state, params, me, f, i))
+            value = _gain(row, base, params, option)
             if value > best_gain:
                 best, best_gain = option, value
     return best
 
 
 @compiled
-def gains_change(k, g):
+def gains_change(params, g):
     """The engine's gains of a benefit or leader as a change. The seat's reading: the proconsul is
     priced as a later coin-bowl follower, the temporary favor as taken; the assassin and the
     Legates' legion are left out."""
     change = no_change()
-    change[MONEY] = g[Gain.DENARII] + (k[K.COIN_BOWL_LATER] if g[Gain.PROCONSUL] else 0)
+    change[MONEY] = g[Gain.DENARII] + (params[K.COIN_BOWL_LATER] if g[Gain.PROCONSUL] else 0)
     change[LAURELS] = g[Gain.LAURELS]
     change[LEGIONS] = g[Gain.LEGIONS]
     change[CARDS] = g[Gain.CARDS]
@@ -187,18 +189,18 @@ def single_change(key, amount):
 
 
 @compiled
-def leader_change(s, k, me, f):
+def leader_change(state, params, me, f):
     """What the leader of f brings to a take-over set that wins; for a leader's decision, the option
     the seat would take."""
     if f == PRAETORIANS:  # Gaius Tigellinus: a card of the hand for his legion
-        change = gains_change(k, tigellinus_reward(k))
+        change = gains_change(params, tigellinus_reward(params))
         change[CARDS] = -1
         return change
     if f == PLEBEIANS:  # Agrippa: the scroll if it is open, else the card
-        return gains_change(k, agrippa_option(k, 0 if agrippa_open(s, me, 0) else 1))
+        return gains_change(params, agrippa_option(params, 0 if agrippa_open(state, me, 0) else 1))
     if f == SENATORS:  # Cato the Elder: one more faction marker
         return single_change(MARKERS, 1)
-    return gains_change(k, leader_gains(s, k, me, f))
+    return gains_change(params, leader_gains(state, params, me, f))
 
 
 # ---------------------------------------------------------------- cards
@@ -304,17 +306,17 @@ def cheapest_value(prices, f, held, count, total, gone):
 
 
 @compiled
-def unseen_of(s, hand, deck_counts):
+def unseen_of(state, hand, deck_counts):
     """Counts of the cards out of the seat's sight now (hands, piles, face down): a card to come."""
-    seen = hand + s.discard_public
+    seen = hand + state.discard_public
     for f in range(F):
         for v in range(V):
-            seen[f * V + v] += s.sets[f, v]
-    for stack in range(s.curia.shape[0]):
-        seen += s.curia[stack]
-    for slot in range(len(s.slot_card)):
-        if s.slot_card[slot] >= 0 and s.slot_up[slot] > 0:
-            seen[s.slot_card[slot]] += 1
+            seen[f * V + v] += state.sets[f, v]
+    for stack in range(state.curia.shape[0]):
+        seen += state.curia[stack]
+    for slot in range(len(state.slot_card)):
+        if state.slot_card[slot] >= 0 and state.slot_up[slot] > 0:
+            seen[state.slot_card[slot]] += 1
     return np.maximum(deck_counts - seen, 0)
 
 
@@ -325,12 +327,12 @@ def unknown_card(r):
 
 
 @compiled
-def best_of(r, k):
+def best_of(r, params):
     """Expected worth of the best of k cards drawn from those unseen (the Catacombs)."""
     order = np.argsort(r.unseen_worths)
     share = np.cumsum(r.unseen[order]) / max(r.unseen.sum(), 1)
     total, below = 0.0, 0.0
     for i in range(len(order)):
-        total += r.unseen_worths[order[i]] * (math.pow(share[i], k) - math.pow(below, k))
+        total += r.unseen_worths[order[i]] * (math.pow(share[i], params) - math.pow(below, params))
         below = share[i]
     return total

@@ -23,8 +23,8 @@ def through_native(compiler):
     """An entry point of a test package whose compiled code calls native.step, made ready."""
 
     @compiler.entry
-    def through_native(buf, k, ev, m, action):
-        native.step(buf, k, ev, m, action)
+    def through_native(buf, params, events, mask, action):
+        native.step(buf, params, events, mask, action)
 
     native.ready()
     return through_native
@@ -46,8 +46,8 @@ def test_native_step_plays_as_the_engine_step_that_python_calls(through_native, 
 
 def test_native_step_refuses_arrays_of_other_types_when_compiled(compiler):
     @compiler.entry
-    def wrong(buf, k, ev, m):
-        native.step(buf.astype(np.float64), k, ev, m, 0)
+    def wrong(buf, params, events, mask):
+        native.step(buf.astype(np.float64), params, events, mask, 0)
 
     game = Game(3, seed=0)
     with pytest.raises(TypingError, match="native.step takes"):

@@ -75,42 +75,44 @@ MEANINGS = {
 
 # ------------------------------------------------------------------ checks of one state
 @compiled
-def cards_conserved(s, k, deck_counts, counts):
+def cards_conserved(state, params, deck_counts, counts):
     """Count every card wherever it lies into `counts`; true if that is the deck, with nothing negative."""
     counts[:] = 0
     for p in range(MAX_PLAYERS):
-        if not add_cards(counts, s.hand[p]) or (p >= k[K.N] and count(s.hand[p], 0) != NUM_CARD_TYPES):
+        if not add_cards(counts, state.hand[p]) or (p >= params[K.N] and count(state.hand[p], 0) != NUM_CARD_TYPES):
             return False
-    n_draw = s.meta[Meta.DRAW_N]
-    for i in range(s.draw.shape[0]):
-        card = s.draw[i]
+    n_draw = state.meta[Meta.DRAW_N]
+    for i in range(state.draw.shape[0]):
+        card = state.draw[i]
         if (i < n_draw) != (card >= 0) or card >= NUM_CARD_TYPES:
             return False
         if card >= 0:
             counts[card] += 1
-    for i in range(s.slot_card.shape[0]):
-        if s.slot_card[i] >= 0:
-            counts[s.slot_card[i]] += 1
-    for row in range(s.curia.shape[0]):
-        if not add_cards(counts, s.curia[row]):
+    for i in range(state.slot_card.shape[0]):
+        if state.slot_card[i] >= 0:
+            counts[state.slot_card[i]] += 1
+    for row in range(state.curia.shape[0]):
+        if not add_cards(counts, state.curia[row]):
             return False
-    for row in range(s.mars_pairs.shape[0]):
-        if not add_cards(counts, s.mars_pairs[row]):
+    for row in range(state.mars_pairs.shape[0]):
+        if not add_cards(counts, state.mars_pairs[row]):
             return False
     for f in range(NUM_FACTIONS):
-        if not add_cards(counts[f * NUM_VALUES : (f + 1) * NUM_VALUES], s.sets[f]):
+        if not add_cards(counts[f * NUM_VALUES : (f + 1) * NUM_VALUES], state.sets[f]):
             return False
     if not (
-        add_cards(counts, s.discard_public) and add_cards(counts, s.discard_hidden) and add_cards(counts, s.catacombs)
+        add_cards(counts, state.discard_public)
+        and add_cards(counts, state.discard_hidden)
+        and add_cards(counts, state.catacombs)
     ):
         return False
-    if s.meta[Meta.CHALLENGER] >= 0:  # the set played against the contested faction's, the top decision's
-        if s.meta[Meta.STATUS] != Status.RUNNING or s.meta[Meta.N_TASKS] < 1:
+    if state.meta[Meta.CHALLENGER] >= 0:  # the set played against the contested faction's, the top decision's
+        if state.meta[Meta.STATUS] != Status.RUNNING or state.meta[Meta.N_TASKS] < 1:
             return False
-        f = s.tasks[s.meta[Meta.N_TASKS] - 1, 2]
-        if not add_cards(counts[f * NUM_VALUES : (f + 1) * NUM_VALUES], s.challenger):
+        f = state.tasks[state.meta[Meta.N_TASKS] - 1, 2]
+        if not add_cards(counts[f * NUM_VALUES : (f + 1) * NUM_VALUES], state.challenger):
             return False
-    elif count(s.challenger, 0) != s.challenger.shape[0]:
+    elif count(state.challenger, 0) != state.challenger.shape[0]:
         return False
     for c in range(deck_counts.shape[0]):
         if counts[c] != deck_counts[c]:
@@ -138,28 +140,31 @@ def count(values, value):
 
 
 @compiled
-def followers_conserved(s, k):
+def followers_conserved(state, params):
     """Phase 2: placed + still to place = the allotment; outside it, no follower waits."""
-    if s.meta[Meta.PHASE] != 2:
-        return count(s.followers, 0) == s.followers.shape[0]
-    for p in range(k[K.N]):
+    if state.meta[Meta.PHASE] != 2:
+        return count(state.followers, 0) == state.followers.shape[0]
+    for p in range(params[K.N]):
         placed = (
-            s.coin_bowl[p] + count(s.space_owner, p) + count(s.field_owner[:, 0], p) + count(s.field_owner[:, 1], p)
+            state.coin_bowl[p]
+            + count(state.space_owner, p)
+            + count(state.field_owner[:, 0], p)
+            + count(state.field_owner[:, 1], p)
         )
-        allotment = k[K.FOLLOWERS]
-        if s.meta[Meta.PROCONSUL] == p and s.controller[PATRICIANS] == p:
-            allotment += k[K.PROCONSUL_FOLLOWERS]
-        if placed + s.followers[p] != allotment:
+        allotment = params[K.FOLLOWERS]
+        if state.meta[Meta.PROCONSUL] == p and state.controller[PATRICIANS] == p:
+            allotment += params[K.PROCONSUL_FOLLOWERS]
+        if placed + state.followers[p] != allotment:
             return False
     return True
 
 
 @compiled
-def resources_in_range(s, k):
+def resources_in_range(state, params):
     """Each player's resources and markers within the rules' ranges; absent seats hold nothing."""
     for p in range(MAX_PLAYERS):
-        r, markers = s.res[p], s.markers[p]
-        if p >= k[K.N]:
+        r, markers = state.res[p], state.markers[p]
+        if p >= params[K.N]:
             if count(r, 0) != r.shape[0] or count(markers, 0) != markers.shape[0]:
                 return False
             continue
@@ -167,64 +172,66 @@ def resources_in_range(s, k):
             return False
         if count(markers, 0) + count(markers, 1) != markers.shape[0] or r[MARKERS] != count(markers, 1):
             return False
-    temp = s.meta[Meta.TEMP_FAVOR]
-    return temp == -1 or (temp == s.controller[VESTALS] and 0 <= temp < k[K.N] and s.res[temp, ETERNAL] == 0)
+    temp = state.meta[Meta.TEMP_FAVOR]
+    return temp == -1 or (
+        temp == state.controller[VESTALS] and 0 <= temp < params[K.N] and state.res[temp, ETERNAL] == 0
+    )
 
 
 @compiled
-def never_lost(s, before, k):
-    """Nothing of NEVER_LOST, no faction marker and no declaration is lost between `before` and `s`."""
-    for p in range(k[K.N]):
+def never_lost(state, before, params):
+    """Nothing of NEVER_LOST, no faction marker and no declaration is lost between `before` and `state`."""
+    for p in range(params[K.N]):
         for column in NEVER_LOST:
-            if s.res[p, column] < before.res[p, column]:
+            if state.res[p, column] < before.res[p, column]:
                 return False
         for f in range(NUM_FACTIONS):
-            if s.markers[p, f] < before.markers[p, f]:
+            if state.markers[p, f] < before.markers[p, f]:
                 return False
-        if before.declared[p] >= 0 and s.declared[p] != before.declared[p]:
+        if before.declared[p] >= 0 and state.declared[p] != before.declared[p]:
             return False
     return True
 
 
 @compiled
-def legal_actions(s, m):
+def legal_actions(state, mask):
     """A legal action offered exactly while the game runs."""
-    running = s.meta[Meta.STATUS] == Status.RUNNING
-    for a in range(m.shape[0]):
-        if m[a] != 0:
+    running = state.meta[Meta.STATUS] == Status.RUNNING
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
             return running
     return not running
 
 
 @compiled
-def meets_card(s, k, p):
+def meets_card(state, params, p):
     """Whether player p meets the victory card (the point variant: the marker goal), from the rulebook."""
-    r = s.res[p]
-    if not k[K.VICTORY]:
-        return r[MARKERS] >= k[K.POINT_VARIANT_MARKERS]
+    r = state.res[p]
+    if not params[K.VICTORY]:
+        return r[MARKERS] >= params[K.POINT_VARIANT_MARKERS]
     met = (
         r[TILE] == TRIBUNE,
-        r[ETERNAL] == 1 or s.meta[Meta.TEMP_FAVOR] == p,
-        r[LAURELS] >= k[K.V_LAURELS],
-        r[LEGIONS] >= k[K.V_LEGIONS],
-        r[MONEY] >= k[K.V_DENARII],
-        r[MARKERS] >= k[K.V_MARKERS],
+        r[ETERNAL] == 1 or state.meta[Meta.TEMP_FAVOR] == p,
+        r[LAURELS] >= params[K.V_LAURELS],
+        r[LEGIONS] >= params[K.V_LEGIONS],
+        r[MONEY] >= params[K.V_DENARII],
+        r[MARKERS] >= params[K.V_MARKERS],
     )  # in the order of OBJECTIVES
-    obligatory, total, required = k[K.V_OBLIGATORY], 0, True
+    obligatory, total, required = params[K.V_OBLIGATORY], 0, True
     for i in range(NUM_OBJECTIVES):
         total += met[i]
         required &= i != obligatory or met[i]
-    return total >= k[K.V_NEED] and required
+    return total >= params[K.V_NEED] and required
 
 
 @compiled
-def declarations(s, k):
+def declarations(state, params):
     """Every player meeting the card has declared; the declarations are 0..N_DECLARED-1, once each."""
-    n, declared, seen = k[K.N], s.meta[Meta.N_DECLARED], 0  # seen: a bit per declaration number
+    n, declared, seen = params[K.N], state.meta[Meta.N_DECLARED], 0  # seen: a bit per declaration number
     for p in range(MAX_PLAYERS):
-        order = s.declared[p]
+        order = state.declared[p]
         if p >= n or order < 0:
-            if order != -1 or (p < n and meets_card(s, k, p)):
+            if order != -1 or (p < n and meets_card(state, params, p)):
                 return False
         elif order >= declared or seen & (1 << order):
             return False
@@ -234,125 +241,129 @@ def declarations(s, k):
 
 
 @compiled
-def within_round_limit(s, k):
-    return 0 <= s.meta[Meta.ROUND] <= k[K.ROUND_LIMIT] and 0 <= s.meta[Meta.PHASE] <= 6
+def within_round_limit(state, params):
+    return 0 <= state.meta[Meta.ROUND] <= params[K.ROUND_LIMIT] and 0 <= state.meta[Meta.PHASE] <= 6
 
 
 @compiled
-def state_violation(s, before, k, m, deck_counts, counts):
-    """The first invariant state `s` (mask `m`) breaks, `before` being the state before the step; 0 for none."""
-    if not cards_conserved(s, k, deck_counts, counts):
+def state_violation(state, before, params, mask, deck_counts, counts):
+    """The first invariant `state` (mask `mask`) breaks, `before` being the state before the step; 0 for none."""
+    if not cards_conserved(state, params, deck_counts, counts):
         return Invariant.CARDS_CONSERVED
-    if not followers_conserved(s, k):
+    if not followers_conserved(state, params):
         return Invariant.FOLLOWERS_CONSERVED
-    if not resources_in_range(s, k):
+    if not resources_in_range(state, params):
         return Invariant.RESOURCES_IN_RANGE
-    if not never_lost(s, before, k):
+    if not never_lost(state, before, params):
         return Invariant.NEVER_LOST
-    if not legal_actions(s, m):
+    if not legal_actions(state, mask):
         return Invariant.LEGAL_ACTIONS
-    if not declarations(s, k):
+    if not declarations(state, params):
         return Invariant.DECLARATIONS
-    if not within_round_limit(s, k):
+    if not within_round_limit(state, params):
         return Invariant.ROUND_LIMIT
     return 0
 
 
 @compiled
-def remember(before, s):
-    """Keep what :func:`never_lost` compares from `s` in `before`."""
-    before.res[:] = s.res
-    before.markers[:] = s.markers
-    before.declared[:] = s.declared
+def remember(before, state):
+    """Keep what :func:`never_lost` compares from `state` in `before`."""
+    before.res[:] = state.res
+    before.markers[:] = state.markers
+    before.declared[:] = state.declared
 
 
 # ------------------------------------------------------------------ the end of play
 @compiled
-def table_score(s, k, p):
+def table_score(state, params, p):
     """Player p's points by the scoring table of 'The End of Play' (rulebook)."""
-    r = s.res[p]
-    total = k[K.SCORING_TRIBUNE] if r[TILE] == TRIBUNE else k[K.SCORING_SCROLL] if r[TILE] == SCROLL else 0
+    r = state.res[p]
+    total = params[K.SCORING_TRIBUNE] if r[TILE] == TRIBUNE else params[K.SCORING_SCROLL] if r[TILE] == SCROLL else 0
     total += (
-        r[ETERNAL] * k[K.SCORING_ETERNAL_FAVOR] + r[LEGIONS] * k[K.SCORING_LEGION] + r[LAURELS] * k[K.SCORING_LAUREL]
+        r[ETERNAL] * params[K.SCORING_ETERNAL_FAVOR]
+        + r[LEGIONS] * params[K.SCORING_LEGION]
+        + r[LAURELS] * params[K.SCORING_LAUREL]
     )
-    total += r[MONEY] // k[K.SCORING_DENARII_PER_POINT] + r[MARKERS] * k[K.SCORING_MARKER]
-    if s.meta[Meta.TEMP_FAVOR] == p:
-        total += k[K.SCORING_TEMPORARY_FAVOR]
-    if s.declared[p] == 0:
-        total += k[K.SCORING_FIRST_DECLARER]
+    total += r[MONEY] // params[K.SCORING_DENARII_PER_POINT] + r[MARKERS] * params[K.SCORING_MARKER]
+    if state.meta[Meta.TEMP_FAVOR] == p:
+        total += params[K.SCORING_TEMPORARY_FAVOR]
+    if state.declared[p] == 0:
+        total += params[K.SCORING_FIRST_DECLARER]
     return total
 
 
 @compiled
-def scores_consistent(s, k, engine_scores):
-    for p in range(k[K.N]):
-        if engine_scores[p] != table_score(s, k, p):
+def scores_consistent(state, params, engine_scores):
+    for p in range(params[K.N]):
+        if engine_scores[p] != table_score(state, params, p):
             return False
     return True
 
 
 @compiled
-def right_winner(s, k, points):
+def right_winner(state, params, points):
     """The winner as 'The End of Play' names it, from the scores `points`."""
-    n = k[K.N]
+    n = params[K.N]
     best = -1
     for p in range(n):
-        if k[K.VICTORY]:
-            better = s.declared[p] >= 0 and (
-                best < 0 or points[p] > points[best] or (points[p] == points[best] and s.declared[p] < s.declared[best])
+        if params[K.VICTORY]:
+            better = state.declared[p] >= 0 and (
+                best < 0
+                or points[p] > points[best]
+                or (points[p] == points[best] and state.declared[p] < state.declared[best])
             )
         else:
             better = best < 0 or points[p] > points[best]
         if better:
             best = p
     for p in range(n):
-        won = s.winner[p] == 1
-        if k[K.VICTORY] and won != (p == best):
+        won = state.winner[p] == 1
+        if params[K.VICTORY] and won != (p == best):
             return False
-        if not k[K.VICTORY] and won != (points[p] == points[best]):
+        if not params[K.VICTORY] and won != (points[p] == points[best]):
             return False
-    return np.sum(s.winner[:n]) >= 1 and not np.any(s.winner[n:] != 0)
+    return np.sum(state.winner[:n]) >= 1 and not np.any(state.winner[n:] != 0)
 
 
 @compiled
-def end_violation(s, k, engine_scores, declared_in):
+def end_violation(state, params, engine_scores, declared_in):
     """The first invariant a game breaks at its end (`declared_in`: the round of the first declaration, or -1); 0 for none.
 
     A game still running when play stopped was not over by its round limit.
     """
-    status, n_declared = s.meta[Meta.STATUS], s.meta[Meta.N_DECLARED]
+    status, n_declared = state.meta[Meta.STATUS], state.meta[Meta.N_DECLARED]
     if status == Status.RUNNING:
         return Invariant.ROUND_LIMIT
-    if s.meta[Meta.PHASE] != 6:
+    if state.meta[Meta.PHASE] != 6:
         return Invariant.END_OF_PLAY
     if status == Status.TRUNCATED:
-        ok = s.meta[Meta.ROUND] == k[K.ROUND_LIMIT] and n_declared == 0 and not np.any(s.winner != 0)
+        ok = state.meta[Meta.ROUND] == params[K.ROUND_LIMIT] and n_declared == 0 and not np.any(state.winner != 0)
         return 0 if ok else Invariant.END_OF_PLAY
-    if status != Status.TERMINATED or n_declared < 1 or s.meta[Meta.ROUND] != declared_in:
+    if status != Status.TERMINATED or n_declared < 1 or state.meta[Meta.ROUND] != declared_in:
         return Invariant.END_OF_PLAY
-    if not scores_consistent(s, k, engine_scores):
+    if not scores_consistent(state, params, engine_scores):
         return Invariant.SCORES
-    return 0 if right_winner(s, k, engine_scores) else Invariant.WINNER
+    return 0 if right_winner(state, params, engine_scores) else Invariant.WINNER
 
 
 # ------------------------------------------------------------------ from Python
 @entry
-def check_state(buf, k, m, deck_counts, before):
+def check_state(buf, params, mask, deck_counts, before):
     """:func:`state_violation` of a state buffer, `before` the buffer of the state before the step."""
     counts = np.zeros(deck_counts.shape[0], dtype=np.int64)
-    return state_violation(views(buf, k), views(before, k), k, m, deck_counts, counts)
+    return state_violation(views(buf, params), views(before, params), params, mask, deck_counts, counts)
 
 
 @entry
-def check_end(buf, k, engine_scores, declared_in):
+def check_end(buf, params, engine_scores, declared_in):
     """:func:`end_violation` of a state buffer."""
-    return end_violation(views(buf, k), k, engine_scores, declared_in)
+    return end_violation(views(buf, params), params, engine_scores, declared_in)
 
 
 def violation(game, before=None) -> Invariant | None:
     """The first invariant `game` breaks now, `before` a copy of its state buffer before the last step."""
-    buf, k, m = game.handle
-    broken = check_state(buf, k, m, game.deck_counts, buf if before is None else before)
+    buffer, params, mask = game.handle
+    broken = check_state(buffer, params, mask, game.deck_counts, buffer if before is None else before)
     return Invariant(broken) if broken else None
 
 

@@ -33,7 +33,7 @@ ACTION_STARTS = (  # ActionSpace's attributes: the first action of each range (`
 
 # The parameter array, in order: each name with its number of entries and its value in a
 # game. ``K.<name>`` is the index of its (first) entry, so a block is read as
-# ``k[K.SP + region]``. The game's own settings, the board, the actions and the buffer
+# ``params[K.FIRST_SPACE + region]``. The game's own settings, the board, the actions and the buffer
 # are declared here; every number of GameData follows, named after its field
 # (:func:`_data_parameters`), so a new rule number is one field of GameData.
 GAME_PARAMETERS = (
@@ -49,10 +49,10 @@ GAME_PARAMETERS = (
     ("V_OBLIGATORY", 1, lambda game: _obligatory(game.victory_card)),  # index into OBJECTIVES, or -1
     ("DECK", 1, lambda game: game.data.deck_size()),  # number of cards
     # board geometry: per region in board order (REGIONS), so a region's end is the next one's start
-    ("SP", len(REGIONS), lambda game: [game.board.spaces[name].start for name in REGIONS]),
-    ("SP_END", 1, lambda game: game.board.num_spaces),  # first follower space; number of spaces
-    ("SL", len(REGIONS), lambda game: _slot_starts(game.board)),
-    ("SL_END", 1, lambda game: game.board.num_slots),  # first card slot (a region without one: the next one's)
+    ("FIRST_SPACE", len(REGIONS), lambda game: [game.board.spaces[name].start for name in REGIONS]),
+    ("SPACES_END", 1, lambda game: game.board.num_spaces),  # first follower space; number of spaces
+    ("FIRST_SLOT", len(REGIONS), lambda game: _slot_starts(game.board)),
+    ("SLOTS_END", 1, lambda game: game.board.num_slots),  # first card slot (a region without one: the next one's)
     ("PLACE_SPACE", MAX_PLACE_TARGETS, lambda game: _padded(_place_spaces(game.board), MAX_PLACE_TARGETS)),
     ("PLACE_REGION", MAX_PLACE_TARGETS, lambda game: _padded(_place_regions(game.board), MAX_PLACE_TARGETS)),
     # first action of each range (ActionSpace), then the size of the action space
@@ -226,9 +226,9 @@ if internals.ON:
     from ._compiler.state_ref import borrow
 
     @compiled(inline="always")
-    def views(buf, k):
+    def views(buf, params):
         """An entry point's state, as the StateRef its handlers pass on (inlined: the views live in the entry's frame)."""
-        return borrow(state_views(buf, k))
+        return borrow(state_views(buf, params))
 
 else:
     views = state_views

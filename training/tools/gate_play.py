@@ -50,37 +50,37 @@ def play_batch(bufs, ks, masks, deck_counts, agents, seeds, moves, results):
 
 
 @_GATE.compiled
-def play_game(buf, k, m, deck_counts, agent, events, before, counts, moves):
+def play_game(buf, params, mask, deck_counts, agent, events, before, counts, moves):
     """(the first invariant broken or 0, the decisions played) of one game played from its row."""
     before[:] = buf
-    s, b = views(buf, k), views(before, k)
+    s, b = views(buf, params), views(before, params)
     declared_in, decisions = -1, 0
-    broken = state_violation(s, b, k, m, deck_counts, counts)
+    broken = state_violation(s, b, params, mask, deck_counts, counts)
     while broken == 0 and s.meta[Meta.STATUS] == Status.RUNNING and decisions < MAX_DECISIONS:
-        action = choose(buf, k, m, deck_counts) if agent == HEURISTIC else random_legal(m)
+        action = choose(buf, params, mask, deck_counts) if agent == HEURISTIC else random_legal(mask)
         if decisions < moves.shape[0]:
             moves[decisions] = action
         events[0, 0] = 0
-        native.step(buf, k, events, m, action)
+        native.step(buf, params, events, mask, action)
         decisions += 1
         if declared_in < 0 and s.meta[Meta.N_DECLARED] > 0:
             declared_in = s.meta[Meta.ROUND]
-        broken = state_violation(s, b, k, m, deck_counts, counts)
+        broken = state_violation(s, b, params, mask, deck_counts, counts)
         remember(b, s)
     if broken == 0:
-        broken = end_violation(s, k, scores(s, k), declared_in)
+        broken = end_violation(s, params, scores(s, params), declared_in)
     return broken, decisions
 
 
 @_GATE.compiled
-def random_legal(m):
+def random_legal(mask):
     """A legal action drawn uniformly (numba's generator, seeded per game)."""
     count = 0
-    for a in range(m.shape[0]):
-        count += m[a] != 0
+    for a in range(mask.shape[0]):
+        count += mask[a] != 0
     left = np.random.randint(count)
-    for a in range(m.shape[0]):
-        if m[a] != 0:
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
             if left == 0:
                 return a
             left -= 1

@@ -43,10 +43,10 @@ def publish(dispatcher) -> None:
 
 
 @intrinsic
-def step(typingctx, buf, k, ev, m, action):
+def step(typingctx, buf, params, events, mask, action):
     """``dispatch.step(buf, k, ev, m, action)``, for arrays of :data:`STEP_TYPES`."""
-    if (buf, k, ev, m) != STEP_TYPES[:4] or not isinstance(action, types.Integer):
-        raise TypingError(f"native.step takes {STEP_TYPES}, not {(buf, k, ev, m, action)}")
+    if (buf, params, events, mask) != STEP_TYPES[:4] or not isinstance(action, types.Integer):
+        raise TypingError(f"native.step takes {STEP_TYPES}, not {(buf, params, events, mask, action)}")
 
     def codegen(context, builder, signature, args):
         cell = builder.module.globals.get(_SYMBOL) or ir.GlobalVariable(builder.module, ir.IntType(64), _SYMBOL)

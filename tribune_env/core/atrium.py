@@ -18,67 +18,73 @@ def least_winning_bid(rival_bid, on_first):
 
 
 @compiled
-def atrium_placed(s, k, space):
+def atrium_placed(state, params, space):
     """A follower lands on Atrium space `space`. On "2." every card is turned face up; on "1."
     its player is to look at the cards and leave one face down: True when there is a card for
     that decision, which comes before the next follower is placed."""
-    if space != k[K.SP + ATRIUM]:
-        for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
-            s.slot_up[slot] = s.slot_card[slot] >= 0
+    if space != params[K.FIRST_SPACE + ATRIUM]:
+        for slot in range(params[K.FIRST_SLOT + ATRIUM], params[K.FIRST_SLOT + PANTHEON]):
+            state.slot_up[slot] = state.slot_card[slot] >= 0
         return False
-    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
-        if s.slot_card[slot] >= 0:
+    for slot in range(params[K.FIRST_SLOT + ATRIUM], params[K.FIRST_SLOT + PANTHEON]):
+        if state.slot_card[slot] >= 0:
             return True
     return False
 
 
 @compiled
-def mask_atrium_flip(s, k, m):
-    for i in range(k[K.SL + PANTHEON] - k[K.SL + ATRIUM]):
-        m[k[K.A_ATRIUM] + i] = s.slot_card[k[K.SL + ATRIUM] + i] >= 0
+def mask_atrium_flip(state, params, mask):
+    for i in range(params[K.FIRST_SLOT + PANTHEON] - params[K.FIRST_SLOT + ATRIUM]):
+        mask[params[K.A_ATRIUM] + i] = state.slot_card[params[K.FIRST_SLOT + ATRIUM] + i] >= 0
 
 
 @compiled
-def atrium_flip(s, k, action):
+def atrium_flip(state, params, action):
     """The player on "1." turns all Atrium cards but the chosen one face up."""
-    hide = k[K.SL + ATRIUM] + action - k[K.A_ATRIUM]
-    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
-        s.slot_up[slot] = s.slot_card[slot] >= 0 and slot != hide
+    hide = params[K.FIRST_SLOT + ATRIUM] + action - params[K.A_ATRIUM]
+    for slot in range(params[K.FIRST_SLOT + ATRIUM], params[K.FIRST_SLOT + PANTHEON]):
+        state.slot_up[slot] = state.slot_card[slot] >= 0 and slot != hide
 
 
 @compiled
-def atrium(s, k, ev):
-    first, second = s.space_owner[k[K.SP + ATRIUM]], s.space_owner[k[K.SP + ATRIUM] + 1]
+def atrium(state, params, events):
+    first, second = (
+        state.space_owner[params[K.FIRST_SPACE + ATRIUM]],
+        state.space_owner[params[K.FIRST_SPACE + ATRIUM] + 1],
+    )
     if first >= 0 and second >= 0:
-        push(s, Task.ATRIUM_RESOLVE)
-        push(s, Task.ATRIUM_BID, second)
-        push(s, Task.ATRIUM_BID, first)
+        push(state, Task.ATRIUM_RESOLVE)
+        push(state, Task.ATRIUM_BID, second)
+        push(state, Task.ATRIUM_BID, first)
         return
     # "1." alone pays 1 (if able) and takes the face-up cards (clarifications §4, Atrium flip)
-    pays = first >= 0 and s.res[first, MONEY] >= k[K.ATRIUM_SINGLE_COST]
+    pays = first >= 0 and state.res[first, MONEY] >= params[K.ATRIUM_SINGLE_COST]
     if pays:
-        s.res[first, MONEY] -= k[K.ATRIUM_SINGLE_COST]
-        say(k, ev, Ev.ATRIUM_SINGLE, first, k[K.ATRIUM_SINGLE_COST])
-    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
-        if s.slot_card[slot] >= 0:
-            if pays and s.slot_up[slot]:
-                take_slot(s, slot, first)
+        state.res[first, MONEY] -= params[K.ATRIUM_SINGLE_COST]
+        say(params, events, Ev.ATRIUM_SINGLE, first, params[K.ATRIUM_SINGLE_COST])
+    for slot in range(params[K.FIRST_SLOT + ATRIUM], params[K.FIRST_SLOT + PANTHEON]):
+        if state.slot_card[slot] >= 0:
+            if pays and state.slot_up[slot]:
+                take_slot(state, slot, first)
             else:
-                discard_slot(s, slot)
+                discard_slot(state, slot)
 
 
 @compiled
-def atrium_resolve(s, k, ev):
+def atrium_resolve(state, params, events):
     """Higher bid wins (a tie goes to "1."); the winner pays its bid to the loser."""
-    first, second = s.space_owner[k[K.SP + ATRIUM]], s.space_owner[k[K.SP + ATRIUM] + 1]
-    first_wins = s.bids[first] >= least_winning_bid(s.bids[second], True)
+    first, second = (
+        state.space_owner[params[K.FIRST_SPACE + ATRIUM]],
+        state.space_owner[params[K.FIRST_SPACE + ATRIUM] + 1],
+    )
+    first_wins = state.bids[first] >= least_winning_bid(state.bids[second], True)
     winner, loser = (first, second) if first_wins else (second, first)
-    price = s.bids[winner]
-    say(k, ev, Ev.ATRIUM_BIDS, first, s.bids[first], second, s.bids[second], winner)
-    s.res[winner, MONEY] -= price
-    s.res[loser, MONEY] += price
-    for slot in range(k[K.SL + ATRIUM], k[K.SL + PANTHEON]):
-        if s.slot_card[slot] >= 0:
-            take_slot(s, slot, winner)
-    s.bids[:] = 0
-    s.committed[:] = 0
+    price = state.bids[winner]
+    say(params, events, Ev.ATRIUM_BIDS, first, state.bids[first], second, state.bids[second], winner)
+    state.res[winner, MONEY] -= price
+    state.res[loser, MONEY] += price
+    for slot in range(params[K.FIRST_SLOT + ATRIUM], params[K.FIRST_SLOT + PANTHEON]):
+        if state.slot_card[slot] >= 0:
+            take_slot(state, slot, winner)
+    state.bids[:] = 0
+    state.committed[:] = 0

@@ -17,20 +17,20 @@ from .rounds import setup
 
 
 @entry
-def step_observe(bufs, ks, ev, masks, actions, meta_at, tasks_at, seg, templates, readers, players, out):
+def step_observe(bufs, ks, events, masks, actions, meta_at, tasks_at, seg, templates, readers, players, out):
     """Apply each row's action, then write who acts next (-1: the game ended) and, in the games
     that go on, that player's observation where ``readers[row, player]``: the whole of a batch
     step in one call."""
     for i in range(bufs.shape[0]):
         if actions[i] >= 0:
-            step(bufs[i], ks[i], ev, masks[i], actions[i])
+            step(bufs[i], ks[i], events, masks[i], actions[i])
             players[i] = actor(bufs[i], meta_at, tasks_at)
             if players[i] >= 0 and readers[i, players[i]]:
                 observe(bufs[i], ks[i], seg, templates[i], players[i], out[i])
 
 
 @entry
-def deal(bufs, ks, ev, masks, rows, words, fresh, kinds_params, drawn, deck, rng_at, kinds):
+def deal(bufs, ks, events, masks, rows, words, fresh, kinds_params, drawn, deck, rng_at, kinds):
     """A new game in each of `rows`, as ``Game(seed)`` deals it: the fresh state, the generator
     seeded with that row's `words`, the victory card (``kinds_params`` has one parameter row per
     kind of game) given by ``kinds[row]`` when it is not -1, else drawn from the generator among
@@ -46,14 +46,14 @@ def deal(bufs, ks, ev, masks, rows, words, fresh, kinds_params, drawn, deck, rng
         ks[i, :] = kinds_params[kind]
         kinds[i] = kind
         setup(bufs[i], ks[i], deck)
-        step(bufs[i], ks[i], ev, masks[i], RUN)
+        step(bufs[i], ks[i], events, masks[i], RUN)
 
 
 @entry
-def step_batch(bufs, ks, ev, masks, actions):
+def step_batch(bufs, ks, events, masks, actions):
     for i in range(bufs.shape[0]):
         if actions[i] >= 0:
-            step(bufs[i], ks[i], ev, masks[i], actions[i])
+            step(bufs[i], ks[i], events, masks[i], actions[i])
 
 
 @entry

@@ -21,107 +21,107 @@ V = NUM_VALUES
 
 # ------------------------------------------------------------------ take-over benefits
 @compiled
-def gladiators_takeover_benefit(k):
+def gladiators_takeover_benefit(params):
     """One legion."""
-    return gains(Gain.LEGIONS, k[K.GLADIATOR_LEGIONS])
+    return gains(Gain.LEGIONS, params[K.GLADIATOR_LEGIONS])
 
 
 @compiled
-def legates_takeover_benefit(k):
+def legates_takeover_benefit(params):
     """Two laurel wreaths."""
-    return gains(Gain.LAURELS, k[K.LEGATE_LAURELS])
+    return gains(Gain.LAURELS, params[K.LEGATE_LAURELS])
 
 
 @compiled
-def praetorians_takeover_benefit(k):
+def praetorians_takeover_benefit(params):
     """One card from the draw pile."""
-    return gains(Gain.CARDS, k[K.BENEFIT_CARDS])
+    return gains(Gain.CARDS, params[K.BENEFIT_CARDS])
 
 
 @compiled
-def plebeians_takeover_benefit(k):
+def plebeians_takeover_benefit(params):
     """One card from the draw pile, and an assassin."""
-    g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
+    g = gains(Gain.CARDS, params[K.BENEFIT_CARDS])
     g[Gain.DECISION] = Task.ASSASSIN
     return g
 
 
 @compiled
-def patricians_takeover_benefit(k):
+def patricians_takeover_benefit(params):
     """One laurel wreath."""
-    return gains(Gain.LAURELS, k[K.PATRICIAN_LAURELS])
+    return gains(Gain.LAURELS, params[K.PATRICIAN_LAURELS])
 
 
 @compiled
-def vestals_takeover_benefit(k):
+def vestals_takeover_benefit(params):
     """5 denarii from the stock."""
-    return gains(Gain.DENARII, k[K.VESTAL_DENARII])
+    return gains(Gain.DENARII, params[K.VESTAL_DENARII])
 
 
 @compiled
-def senators_takeover_benefit(k):
+def senators_takeover_benefit(params):
     """One laurel wreath."""
-    return gains(Gain.LAURELS, k[K.SENATOR_LAURELS])
+    return gains(Gain.LAURELS, params[K.SENATOR_LAURELS])
 
 
 @compiled
-def takeover_benefit_gains(k, faction):
+def takeover_benefit_gains(params, faction):
     """What the new controller of the faction receives (a query the agents share)."""
     if faction == GLADIATORS:
-        return gladiators_takeover_benefit(k)
+        return gladiators_takeover_benefit(params)
     if faction == LEGATES:
-        return legates_takeover_benefit(k)
+        return legates_takeover_benefit(params)
     if faction == PRAETORIANS:
-        return praetorians_takeover_benefit(k)
+        return praetorians_takeover_benefit(params)
     if faction == PLEBEIANS:
-        return plebeians_takeover_benefit(k)
+        return plebeians_takeover_benefit(params)
     if faction == PATRICIANS:
-        return patricians_takeover_benefit(k)
+        return patricians_takeover_benefit(params)
     if faction == VESTALS:
-        return vestals_takeover_benefit(k)
-    return senators_takeover_benefit(k)
+        return vestals_takeover_benefit(params)
+    return senators_takeover_benefit(params)
 
 
 @compiled
-def takeover_benefit(s, k, ev, player, faction):
-    receive(s, k, ev, player, takeover_benefit_gains(k, faction))
+def takeover_benefit(state, params, events, player, faction):
+    receive(state, params, events, player, takeover_benefit_gains(params, faction))
 
 
 # ------------------------------------------------------------------ faction benefits (Phase 5)
 @compiled
-def gladiators_benefit(s, k, player, option):
+def gladiators_benefit(state, params, player, option):
     """The denarii on the Colosseum; or one card and an assassin."""
     if option == 0:
-        g = gains(Gain.DENARII, s.meta[Meta.COLOSSEUM])
+        g = gains(Gain.DENARII, state.meta[Meta.COLOSSEUM])
         g[Gain.FROM_COLOSSEUM] = 1
         return g
-    g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
+    g = gains(Gain.CARDS, params[K.BENEFIT_CARDS])
     g[Gain.DECISION] = Task.ASSASSIN
     return g
 
 
 @compiled
-def legates_benefit(s, k, player, option):
+def legates_benefit(state, params, player, option):
     """A scroll (to a player without one); or one card and the right to buy a legion."""
     if option == 0:
         return gains(Gain.TILE, SCROLL)
-    g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
+    g = gains(Gain.CARDS, params[K.BENEFIT_CARDS])
     g[Gain.DECISION] = Task.BUY_LEGION
     return g
 
 
 @compiled
-def praetorians_benefit(k):
+def praetorians_benefit(params):
     """One legion."""
-    return gains(Gain.LEGIONS, k[K.PRAETORIAN_BENEFIT_LEGIONS])
+    return gains(Gain.LEGIONS, params[K.PRAETORIAN_BENEFIT_LEGIONS])
 
 
 @compiled
-def plebeians_benefit(s, k, player, option):
+def plebeians_benefit(state, params, player, option):
     """One card and two denarii; or a tribune, with a scroll and control of the Patricians."""
     if option == 0:
-        g = gains(Gain.CARDS, k[K.BENEFIT_CARDS])
-        g[Gain.DENARII] = k[K.PLEBEIAN_BENEFIT_DENARII]
+        g = gains(Gain.CARDS, params[K.BENEFIT_CARDS])
+        g[Gain.DENARII] = params[K.PLEBEIAN_BENEFIT_DENARII]
         return g
     return gains(Gain.TILE, TRIBUNE)
 
@@ -133,23 +133,23 @@ def patricians_benefit():
 
 
 @compiled
-def vestals_benefit(s, k, player, option):
+def vestals_benefit(state, params, player, option):
     """One laurel and the temporary favor (without eternal favor); or a tribune, with a scroll
     and control of the Senators."""
     if option == 0:
-        g = gains(Gain.LAURELS, k[K.VESTAL_BENEFIT_LAURELS])
-        if not s.res[player, ETERNAL] and s.meta[Meta.TEMP_FAVOR] != player:
+        g = gains(Gain.LAURELS, params[K.VESTAL_BENEFIT_LAURELS])
+        if not state.res[player, ETERNAL] and state.meta[Meta.TEMP_FAVOR] != player:
             g[Gain.DECISION] = Task.TEMP_FAVOR
         return g
     return gains(Gain.TILE, TRIBUNE)
 
 
 @compiled
-def senators_benefit(s, k, player, option):
+def senators_benefit(state, params, player, option):
     """A scroll (to a player without one); or two cards."""
     if option == 0:
         return gains(Gain.TILE, SCROLL)
-    return gains(Gain.CARDS, k[K.SENATOR_BENEFIT_CARDS])
+    return gains(Gain.CARDS, params[K.SENATOR_BENEFIT_CARDS])
 
 
 @compiled
@@ -159,117 +159,123 @@ def benefit_options(faction):
 
 
 @compiled
-def benefit_open(s, player, faction, option):
+def benefit_open(state, player, faction, option):
     """Whether `option` of the faction's benefit is open to the player (a query the agents share)."""
-    tile = s.res[player, TILE]
+    tile = state.res[player, TILE]
     if option == 0:
         return tile == NO_TILE if (faction == LEGATES or faction == SENATORS) else True
     if faction == PLEBEIANS:
-        return tile == SCROLL and s.controller[PATRICIANS] == player
+        return tile == SCROLL and state.controller[PATRICIANS] == player
     if faction == VESTALS:
-        return tile == SCROLL and s.controller[SENATORS] == player
+        return tile == SCROLL and state.controller[SENATORS] == player
     return True
 
 
 @compiled
-def benefit_gains(s, k, player, faction, option):
+def benefit_gains(state, params, player, faction, option):
     """What `option` of the faction's benefit gives the player (a query the agents share)."""
     if faction == GLADIATORS:
-        return gladiators_benefit(s, k, player, option)
+        return gladiators_benefit(state, params, player, option)
     if faction == LEGATES:
-        return legates_benefit(s, k, player, option)
+        return legates_benefit(state, params, player, option)
     if faction == PRAETORIANS:
-        return praetorians_benefit(k)
+        return praetorians_benefit(params)
     if faction == PLEBEIANS:
-        return plebeians_benefit(s, k, player, option)
+        return plebeians_benefit(state, params, player, option)
     if faction == PATRICIANS:
         return patricians_benefit()
     if faction == VESTALS:
-        return vestals_benefit(s, k, player, option)
-    return senators_benefit(s, k, player, option)
+        return vestals_benefit(state, params, player, option)
+    return senators_benefit(state, params, player, option)
 
 
 @compiled
-def phase5(s):
-    s.meta[Meta.PHASE] = 5
-    s.field_owner[:] = -1
-    push(s, Task.PHASE6)
+def phase5(state):
+    state.meta[Meta.PHASE] = 5
+    state.field_owner[:] = -1
+    push(state, Task.PHASE6)
     for f in range(NUM_FACTIONS - 1, -1, -1):
-        push(s, Task.FACTION_BENEFIT, f)
+        push(state, Task.FACTION_BENEFIT, f)
 
 
 @compiled
-def faction_benefit(s, k, ev, faction):
+def faction_benefit(state, params, events, faction):
     """The controller of the faction receives its benefit, or chooses an option."""
-    p = s.controller[faction]
+    p = state.controller[faction]
     if p < 0:
         return
     if benefit_options(faction) == 1:
-        receive(s, k, ev, p, benefit_gains(s, k, p, faction, 0))
+        receive(state, params, events, p, benefit_gains(state, params, p, faction, 0))
     else:
-        push(s, Task.BENEFIT_CHOICE, p, faction)
+        push(state, Task.BENEFIT_CHOICE, p, faction)
 
 
 CHOICE_OFFSET = np.array([0, 2, -1, 4, -1, 6, 8])  # first option of each faction with a choice
 
 
 @compiled
-def mask_benefit(s, k, m, player, faction):
-    first = k[K.A_BENEFIT] + CHOICE_OFFSET[faction]
+def mask_benefit(state, params, mask, player, faction):
+    first = params[K.A_BENEFIT] + CHOICE_OFFSET[faction]
     for i in range(benefit_options(faction)):
-        m[first + i] = benefit_open(s, player, faction, i)
+        mask[first + i] = benefit_open(state, player, faction, i)
 
 
 @compiled
-def benefit_choice(s, k, ev, action, player, faction):
-    receive(s, k, ev, player, benefit_gains(s, k, player, faction, action - k[K.A_BENEFIT] - CHOICE_OFFSET[faction]))
+def benefit_choice(state, params, events, action, player, faction):
+    receive(
+        state,
+        params,
+        events,
+        player,
+        benefit_gains(state, params, player, faction, action - params[K.A_BENEFIT] - CHOICE_OFFSET[faction]),
+    )
 
 
 # ------------------------------------------------------------------ decisions benefits bring
 @compiled
-def mask_assassin(s, k, m):
+def mask_assassin(state, params, mask):
     """Any displayed set of at least ``assassin_min_set`` cards, the player's own included."""
     for f in range(NUM_FACTIONS):
-        m[k[K.A_ASSASSIN] + f] = s.sets[f].sum() >= k[K.ASSASSIN_MIN_SET]
-    m[k[K.A_DECLINE]] = 1
+        mask[params[K.A_ASSASSIN] + f] = state.sets[f].sum() >= params[K.ASSASSIN_MIN_SET]
+    mask[params[K.A_DECLINE]] = 1
 
 
 @compiled
-def assassin(s, k, ev, action):
+def assassin(state, params, events, action):
     """Remove the highest-value card of the targeted set; its owner keeps control."""
-    if action == k[K.A_DECLINE]:
+    if action == params[K.A_DECLINE]:
         return
-    f = action - k[K.A_ASSASSIN]
+    f = action - params[K.A_ASSASSIN]
     v = V - 1
-    while s.sets[f, v] == 0:
+    while state.sets[f, v] == 0:
         v -= 1
-    s.sets[f, v] -= 1
-    discard(s, f * V + v, True)
-    say(k, ev, Ev.ASSASSIN, f, f * V + v)
+    state.sets[f, v] -= 1
+    discard(state, f * V + v, True)
+    say(params, events, Ev.ASSASSIN, f, f * V + v)
 
 
 @compiled
-def mask_buy_legion(s, k, m, player):
+def mask_buy_legion(state, params, mask, player):
     """A legion for the sum of the player's displayed Legate set."""
-    m[k[K.A_BUY_LEGION]] = s.res[player, MONEY] >= value_sum(s.sets[LEGATES])
-    m[k[K.A_DECLINE]] = 1
+    mask[params[K.A_BUY_LEGION]] = state.res[player, MONEY] >= value_sum(state.sets[LEGATES])
+    mask[params[K.A_DECLINE]] = 1
 
 
 @compiled
-def buy_legion(s, k, action, player):
-    if action == k[K.A_BUY_LEGION]:
-        s.res[player, MONEY] -= value_sum(s.sets[LEGATES])
-        s.res[player, LEGIONS] += k[K.BOUGHT_LEGIONS]
+def buy_legion(state, params, action, player):
+    if action == params[K.A_BUY_LEGION]:
+        state.res[player, MONEY] -= value_sum(state.sets[LEGATES])
+        state.res[player, LEGIONS] += params[K.BOUGHT_LEGIONS]
 
 
 @compiled
-def mask_temporary_favor(s, k, m):
+def mask_temporary_favor(state, params, mask):
     """Take the temporary favor of the gods, or leave it."""
-    m[k[K.A_TEMP_FAVOR]] = 1
-    m[k[K.A_DECLINE]] = 1
+    mask[params[K.A_TEMP_FAVOR]] = 1
+    mask[params[K.A_DECLINE]] = 1
 
 
 @compiled
-def temporary_favor(s, k, action, player):
-    if action == k[K.A_TEMP_FAVOR]:
-        s.meta[Meta.TEMP_FAVOR] = player
+def temporary_favor(state, params, action, player):
+    if action == params[K.A_TEMP_FAVOR]:
+        state.meta[Meta.TEMP_FAVOR] = player

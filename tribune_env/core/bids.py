@@ -27,57 +27,60 @@ def bid_digits(money, base):
 
 
 @compiled
-def bid_place(s, k, player, entered):
+def bid_place(state, params, player, entered):
     """Denarii that one unit of the player's next bid digit is worth, after `entered` digits."""
     place = 1
-    for _ in range(bid_position(s, k, player, entered)):
-        place *= k[K.BID_BASE]
+    for _ in range(bid_position(state, params, player, entered)):
+        place *= params[K.BID_BASE]
     return place
 
 
 @compiled
-def bid_position(s, k, player, entered):
+def bid_position(state, params, player, entered):
     """Which digit the player enters next, counted from the units (0), after `entered` digits."""
-    return bid_digits(s.res[player, MONEY], k[K.BID_BASE]) - 1 - entered
+    return bid_digits(state.res[player, MONEY], params[K.BID_BASE]) - 1 - entered
 
 
 @compiled
-def bid_room(s, k, player, entered):
+def bid_room(state, params, player, entered):
     """The largest digit the player may enter next: the bid never exceeds what the player holds."""
-    return min(k[K.BID_BASE] - 1, (s.res[player, MONEY] - s.bids[player]) // bid_place(s, k, player, entered))
+    return min(
+        params[K.BID_BASE] - 1,
+        (state.res[player, MONEY] - state.bids[player]) // bid_place(state, params, player, entered),
+    )
 
 
 @compiled
-def mask_bid(s, k, m, player, digits_entered):
+def mask_bid(state, params, mask, player, digits_entered):
     """Every digit the player may enter next."""
-    for digit in range(bid_room(s, k, player, digits_entered) + 1):
-        m[k[K.A_BID] + digit] = 1
+    for digit in range(bid_room(state, params, player, digits_entered) + 1):
+        mask[params[K.A_BID] + digit] = 1
 
 
 @compiled
-def bid(s, k, action, kind, player, digits_entered):
+def bid(state, params, action, kind, player, digits_entered):
     """Add one digit to the player's sealed bid; the last digit commits it, unseen by the others."""
-    s.bids[player] += (action - k[K.A_BID]) * bid_place(s, k, player, digits_entered)
-    if digits_entered + 1 < bid_digits(s.res[player, MONEY], k[K.BID_BASE]):
-        push(s, kind, player, digits_entered + 1)
+    state.bids[player] += (action - params[K.A_BID]) * bid_place(state, params, player, digits_entered)
+    if digits_entered + 1 < bid_digits(state.res[player, MONEY], params[K.BID_BASE]):
+        push(state, kind, player, digits_entered + 1)
     else:
-        s.committed[player] = 1
+        state.committed[player] = 1
 
 
 @compiled
-def digit_toward(s, k, player, entered, amount):
+def digit_toward(state, params, player, entered, amount):
     """The bid action that enters the player's next digit of `amount` (clamped to what the player may bid).
 
     Agents choose an amount and enter it with this, one digit per decision, so that
     they need not know the encoding.
     """
-    place = bid_place(s, k, player, entered)
-    wanted = max(0, amount - s.bids[player]) // place
-    return k[K.A_BID] + min(wanted, bid_room(s, k, player, entered))
+    place = bid_place(state, params, player, entered)
+    wanted = max(0, amount - state.bids[player]) // place
+    return params[K.A_BID] + min(wanted, bid_room(state, params, player, entered))
 
 
 @entry
-def entered_part(buf, k, player, entered, amount):
+def entered_part(buf, params, player, entered, amount):
     """The part of `amount` that the player has entered after `entered` digits (to re-deal an unseen bid)."""
-    unit = bid_place(views(buf, k), k, player, entered) * k[K.BID_BASE]
+    unit = bid_place(views(buf, params), params, player, entered) * params[K.BID_BASE]
     return amount - amount % unit

@@ -10,47 +10,47 @@ from .events import Ev
 
 
 @compiled
-def deal_catacombs(s, k, ev, retry):
-    card = draw_card(s, k, ev, Task.DEAL_CATACOMBS, 0, 0, retry)
+def deal_catacombs(state, params, events, retry):
+    card = draw_card(state, params, events, Task.DEAL_CATACOMBS, 0, 0, retry)
     if card >= 0:
-        s.catacombs[card] += 1
+        state.catacombs[card] += 1
 
 
 @compiled
-def catacombs(s, k, space):
-    p = s.space_owner[k[K.SP + CATACOMBS] + space]
-    if p >= 0 and s.catacombs.sum() > 0:
-        s.catacombs_seen[p] = s.catacombs  # it examines the pile; others see nothing
-        push(s, Task.CATACOMBS_CHOICE, p, space)
+def catacombs(state, params, space):
+    p = state.space_owner[params[K.FIRST_SPACE + CATACOMBS] + space]
+    if p >= 0 and state.catacombs.sum() > 0:
+        state.catacombs_seen[p] = state.catacombs  # it examines the pile; others see nothing
+        push(state, Task.CATACOMBS_CHOICE, p, space)
 
 
 @compiled
-def mask_catacombs(s, k, m, player, space):
-    if s.res[player, MONEY] >= k[K.CATACOMB_PRICES + space]:
+def mask_catacombs(state, params, mask, player, space):
+    if state.res[player, MONEY] >= params[K.CATACOMB_PRICES + space]:
         for c in range(NUM_CARD_TYPES):
-            m[k[K.A_TAKE] + c] = s.catacombs[c] > 0
-    m[k[K.A_DECLINE]] = 1
+            mask[params[K.A_TAKE] + c] = state.catacombs[c] > 0
+    mask[params[K.A_DECLINE]] = 1
 
 
 @compiled
-def catacombs_choice(s, k, ev, action, player, space):
+def catacombs_choice(state, params, events, action, player, space):
     """Buy one examined card; the price goes to the Colosseum."""
-    if action == k[K.A_DECLINE]:
+    if action == params[K.A_DECLINE]:
         return
-    price = k[K.CATACOMB_PRICES + space]
-    code = action - k[K.A_TAKE]
-    s.res[player, MONEY] -= price
-    s.meta[Meta.COLOSSEUM] += price
-    s.catacombs[code] -= 1
-    s.catacombs_seen[player, code] -= 1  # the player knows the pile without the card it took
-    s.catacombs_bought[space] = code  # that the player bought is public, what only the player knows
-    s.hand[player, code] += 1
-    say(k, ev, Ev.CATACOMBS, player, price)
+    price = params[K.CATACOMB_PRICES + space]
+    code = action - params[K.A_TAKE]
+    state.res[player, MONEY] -= price
+    state.meta[Meta.COLOSSEUM] += price
+    state.catacombs[code] -= 1
+    state.catacombs_seen[player, code] -= 1  # the player knows the pile without the card it took
+    state.catacombs_bought[space] = code  # that the player bought is public, what only the player knows
+    state.hand[player, code] += 1
+    say(params, events, Ev.CATACOMBS, player, price)
 
 
 @compiled
-def catacombs_end(s):
-    discard_all(s, s.catacombs, False)
-    s.catacombs[:] = 0
-    s.catacombs_seen[:] = 0
-    s.catacombs_bought[:] = -1
+def catacombs_end(state):
+    discard_all(state, state.catacombs, False)
+    state.catacombs[:] = 0
+    state.catacombs_seen[:] = 0
+    state.catacombs_bought[:] = -1

@@ -10,53 +10,53 @@ from .events import Ev
 
 
 @compiled
-def phase6(s, k):
-    s.meta[Meta.PHASE] = 6
-    push(s, Task.ROUND_END)
-    push(s, Task.CHARIOT_RESOLVE)
-    for i in range(k[K.N] - 1, -1, -1):
-        push(s, Task.CHARIOT_BID, start_order(s, k, i))
+def phase6(state, params):
+    state.meta[Meta.PHASE] = 6
+    push(state, Task.ROUND_END)
+    push(state, Task.CHARIOT_RESOLVE)
+    for i in range(params[K.N] - 1, -1, -1):
+        push(state, Task.CHARIOT_BID, start_order(state, params, i))
 
 
 @compiled
-def chariot_resolve(s, k, ev):
+def chariot_resolve(state, params, events):
     """The single highest bid wins and pays the stock; any tie for highest wins nothing."""
-    n = k[K.N]
-    bids = s.bids[:n]
+    n = params[K.N]
+    bids = state.bids[:n]
     say(
-        k,
-        ev,
+        params,
+        events,
         Ev.CHARIOT_BIDS,
-        s.bids[0],
-        s.bids[1],
-        s.bids[2] if n > 2 else -1,
-        s.bids[3] if n > 3 else -1,
-        s.bids[4] if n > 4 else -1,
+        state.bids[0],
+        state.bids[1],
+        state.bids[2] if n > 2 else -1,
+        state.bids[3] if n > 3 else -1,
+        state.bids[4] if n > 4 else -1,
     )
     top = bids.max()
-    s.meta[Meta.CHARIOT] = -1  # last round's block ends here
+    state.meta[Meta.CHARIOT] = -1  # last round's block ends here
     leaders, winner = 0, -1
     for p in range(n):
         if bids[p] == top:
             leaders += 1
             winner = p
     if leaders == 1:
-        s.res[winner, MONEY] -= top
-        push(s, Task.CHARIOT_PLACE, winner)
-    s.bids[:] = 0
-    s.committed[:] = 0
+        state.res[winner, MONEY] -= top
+        push(state, Task.CHARIOT_PLACE, winner)
+    state.bids[:] = 0
+    state.committed[:] = 0
 
 
 @compiled
-def mask_chariot(s, k, m, player):
+def mask_chariot(state, params, mask, player):
     for f in range(NUM_FACTIONS):
-        m[k[K.A_CHARIOT] + f] = s.controller[f] == player
-    m[k[K.A_DECLINE]] = 1
+        mask[params[K.A_CHARIOT] + f] = state.controller[f] == player
+    mask[params[K.A_DECLINE]] = 1
 
 
 @compiled
-def chariot_place(s, k, ev, action, player):
-    if action != k[K.A_DECLINE]:
-        f = action - k[K.A_CHARIOT]
-        s.meta[Meta.CHARIOT] = f
-        say(k, ev, Ev.CHARIOT, player, f)
+def chariot_place(state, params, events, action, player):
+    if action != params[K.A_DECLINE]:
+        f = action - params[K.A_CHARIOT]
+        state.meta[Meta.CHARIOT] = f
+        say(params, events, Ev.CHARIOT, player, f)

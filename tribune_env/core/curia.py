@@ -9,42 +9,42 @@ from .events import Ev
 
 
 @compiled
-def deal_curia(s, k, ev, stack, retry):
+def deal_curia(state, params, events, stack, retry):
     """One more card on a stack, until its sum reaches the threshold or a leader lies on it."""
-    card = draw_card(s, k, ev, Task.DEAL_CURIA, stack, 0, retry)
+    card = draw_card(state, params, events, Task.DEAL_CURIA, stack, 0, retry)
     if card < 0:
         return
-    s.curia[stack, card] += 1
-    if card % NUM_VALUES != 0 and value_sum(s.curia[stack]) < k[K.CURIA_SUM]:
-        push(s, Task.DEAL_CURIA, stack)
+    state.curia[stack, card] += 1
+    if card % NUM_VALUES != 0 and value_sum(state.curia[stack]) < params[K.CURIA_SUM]:
+        push(state, Task.DEAL_CURIA, stack)
 
 
 @compiled
-def curia(s, k, stack):
-    if s.curia[stack].sum() == 0:
+def curia(state, params, stack):
+    if state.curia[stack].sum() == 0:
         return
-    p = s.space_owner[k[K.SP + CURIA] + stack]
+    p = state.space_owner[params[K.FIRST_SPACE + CURIA] + stack]
     if p < 0:
-        discard_all(s, s.curia[stack], True)
-        s.curia[stack] = 0
+        discard_all(state, state.curia[stack], True)
+        state.curia[stack] = 0
     else:
-        push(s, Task.CURIA_CHOICE, p, stack)
+        push(state, Task.CURIA_CHOICE, p, stack)
 
 
 @compiled
-def mask_curia(s, k, m, player):
+def mask_curia(state, params, mask, player):
     """Any card of the hand for the stack, or decline."""
-    mask_any_discard(s, k, m, player)
+    mask_any_discard(state, params, mask, player)
 
 
 @compiled
-def curia_choice(s, k, ev, action, player, stack):
+def curia_choice(state, params, events, action, player, stack):
     """Discard one hand card to take the whole stack, or decline and let it be discarded."""
-    if action != k[K.A_DECLINE]:
-        discard_from_hand(s, player, action - k[K.A_DISCARD])
-        s.hand[player] += s.curia[stack]
-        s.known[player] += s.curia[stack]  # a face-up stack
-        say(k, ev, Ev.CURIA, player, stack, s.curia[stack].sum())
+    if action != params[K.A_DECLINE]:
+        discard_from_hand(state, player, action - params[K.A_DISCARD])
+        state.hand[player] += state.curia[stack]
+        state.known[player] += state.curia[stack]  # a face-up stack
+        say(params, events, Ev.CURIA, player, stack, state.curia[stack].sum())
     else:
-        discard_all(s, s.curia[stack], True)
-    s.curia[stack] = 0
+        discard_all(state, state.curia[stack], True)
+    state.curia[stack] = 0

@@ -2,7 +2,7 @@
 
 ``step`` is the one entry point: it applies an action to the decision on top of the task
 stack, runs automatic tasks (and, if enabled, decisions with a single legal action) until
-a real decision or the end, and leaves that decision's mask in ``m``.
+a real decision or the end, and leaves that decision's mask in ``mask``.
 """
 
 import numpy as np
@@ -13,12 +13,23 @@ from ..kernel import K, views
 from ..state import Meta, Status
 from ..task_switch import task_switch
 from ..tasks import BIDS, Task
-from . import atrium, benefits, catacombs, curia, latrine, leaders, market, mars, pantheon, takeover
-from . import bids as bd
-from . import chariot as ch
-from . import placement as pl
-from . import regions as rg
-from . import rounds as ro
+from . import (
+    atrium,
+    benefits,
+    bids,
+    catacombs,
+    chariot,
+    curia,
+    latrine,
+    leaders,
+    market,
+    mars,
+    pantheon,
+    placement,
+    regions,
+    rounds,
+    takeover,
+)
 from .common import say, top_task
 from .events import Ev
 from .scoring import check_declarations, meets_victory, objective, scores
@@ -26,14 +37,14 @@ from .scoring import check_declarations, meets_victory, objective, scores
 # Each task kind's rule, declared once; the switches below are written out from these tables
 # (tribune_env/task_switch.py), each rule given the task's arguments its parameters name.
 AUTOMATIC_RULES = {
-    Task.SETUP_FINISH: ro.setup_finish,
-    Task.ROUND_START: ro.round_start,
-    Task.DEAL: ro.deal,
+    Task.SETUP_FINISH: rounds.setup_finish,
+    Task.ROUND_START: rounds.round_start,
+    Task.DEAL: rounds.deal,
     Task.DEAL_CURIA: curia.deal_curia,
     Task.DEAL_CATACOMBS: catacombs.deal_catacombs,
-    Task.DRAW: ro.draw,
-    Task.PHASE2: pl.phase2,
-    Task.PHASE3: rg.phase3,
+    Task.DRAW: rounds.draw,
+    Task.PHASE2: placement.phase2,
+    Task.PHASE3: regions.phase3,
     Task.THERMAE: market.thermae,
     Task.FORUM: market.forum,
     Task.LATRINE: latrine.latrine,
@@ -53,21 +64,21 @@ AUTOMATIC_RULES = {
     Task.LEADER: leaders.leader,
     Task.PHASE5: benefits.phase5,
     Task.FACTION_BENEFIT: benefits.faction_benefit,
-    Task.PHASE6: ch.phase6,
-    Task.CHARIOT_RESOLVE: ch.chariot_resolve,
-    Task.ROUND_END: ro.round_end,
-    Task.CESURA_SETS: ro.cesura_sets,
-    Task.RETURN_FOLLOWERS: rg.return_followers,
+    Task.PHASE6: chariot.phase6,
+    Task.CHARIOT_RESOLVE: chariot.chariot_resolve,
+    Task.ROUND_END: rounds.round_end,
+    Task.CESURA_SETS: rounds.cesura_sets,
+    Task.RETURN_FOLLOWERS: regions.return_followers,
 }
 
 DECISION_RULES = {  # kind: (what is legal, what an action does)
-    Task.SETUP_DISCARD: (ro.mask_discard_down, ro.apply_discard_down),
-    Task.CESURA_DISCARD: (ro.mask_discard_down, ro.apply_discard_down),
-    Task.PLACE: (pl.mask_place, pl.place),
+    Task.SETUP_DISCARD: (rounds.mask_discard_down, rounds.apply_discard_down),
+    Task.CESURA_DISCARD: (rounds.mask_discard_down, rounds.apply_discard_down),
+    Task.PLACE: (placement.mask_place, placement.place),
     Task.ATRIUM_FLIP: (atrium.mask_atrium_flip, atrium.atrium_flip),
     Task.LATRINE_CHOICE: (latrine.mask_latrine, latrine.latrine_choice),
     Task.CURIA_CHOICE: (curia.mask_curia, curia.curia_choice),
-    Task.ATRIUM_BID: (bd.mask_bid, bd.bid),
+    Task.ATRIUM_BID: (bids.mask_bid, bids.bid),
     Task.CATACOMBS_CHOICE: (catacombs.mask_catacombs, catacombs.catacombs_choice),
     Task.SACRIFICE: (pantheon.mask_sacrifice, pantheon.sacrifice),
     Task.MARS_PAIR: (mars.mask_mars, mars.mars_pair),
@@ -80,8 +91,8 @@ DECISION_RULES = {  # kind: (what is legal, what an action does)
     Task.BENEFIT_CHOICE: (benefits.mask_benefit, benefits.benefit_choice),
     Task.TEMP_FAVOR: (benefits.mask_temporary_favor, benefits.temporary_favor),
     Task.BUY_LEGION: (benefits.mask_buy_legion, benefits.buy_legion),
-    Task.CHARIOT_BID: (bd.mask_bid, bd.bid),
-    Task.CHARIOT_PLACE: (ch.mask_chariot, ch.chariot_place),
+    Task.CHARIOT_BID: (bids.mask_bid, bids.bid),
+    Task.CHARIOT_PLACE: (chariot.mask_chariot, chariot.chariot_place),
 }
 
 
@@ -89,46 +100,50 @@ def _switch(name, parameters, table):
     return compiled(task_switch(name, parameters, table, module=__name__, file=__file__), inline="always")
 
 
-run_auto = _switch("run_auto", ("s", "k", "ev", "kind", "a", "b", "c"), AUTOMATIC_RULES)
-fill_mask = _switch("fill_mask", ("s", "k", "m", "kind", "a", "b", "c"), {t: d[0] for t, d in DECISION_RULES.items()})
+run_auto = _switch("run_auto", ("state", "params", "events", "kind", "a", "b", "c"), AUTOMATIC_RULES)
+fill_mask = _switch(
+    "fill_mask", ("state", "params", "mask", "kind", "a", "b", "c"), {t: d[0] for t, d in DECISION_RULES.items()}
+)
 apply = _switch(
-    "apply", ("s", "k", "ev", "action", "kind", "a", "b", "c"), {t: d[1] for t, d in DECISION_RULES.items()}
+    "apply",
+    ("state", "params", "events", "action", "kind", "a", "b", "c"),
+    {t: d[1] for t, d in DECISION_RULES.items()},
 )
 
 
 @compiled(inline="always")
-def mask_of_top(s, k, m):
+def mask_of_top(state, params, mask):
     """Fill m for the decision on top of the stack; return (legal count, last legal action)."""
-    m[:] = 0
-    if s.meta[Meta.STATUS] != Status.RUNNING:
+    mask[:] = 0
+    if state.meta[Meta.STATUS] != Status.RUNNING:
         return 0, -1
-    top = top_task(s)
-    fill_mask(s, k, m, s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3])
+    top = top_task(state)
+    fill_mask(state, params, mask, state.tasks[top, 0], state.tasks[top, 1], state.tasks[top, 2], state.tasks[top, 3])
     count, last = 0, -1
-    for action in range(len(m)):
-        if m[action]:
+    for action in range(len(mask)):
+        if mask[action]:
             count += 1
             last = action
     return count, last
 
 
 @compiled
-def forced_in_public(s, k, kind, player, digits_entered, only):
+def forced_in_public(state, params, kind, player, digits_entered, only):
     """Whether every player can see that decision `kind` of `player` has `only` as its one legal action.
 
     Only such a decision is played automatically (clarifications, "Forced decisions and
     secrecy"). One that is forced by what the player alone knows (its hand, the digits of its own
     bid) is still put to the player, so that, as at the table, nobody can tell "cannot" from "will not".
     """
-    hand = s.hand[player].sum()
+    hand = state.hand[player].sum()
     if kind == Task.SETUP_DISCARD or kind == Task.CESURA_DISCARD:
-        return only == k[K.A_COMMIT]  # how many cards were picked is public, which ones not
+        return only == params[K.A_COMMIT]  # how many cards were picked is public, which ones not
     if kind == Task.SACRIFICE:
         return hand == 0
     if kind == Task.MARS_PAIR:
         return hand < 2  # no pair without two cards
     if kind == Task.TAKEOVER_SET:
-        return hand < k[K.MIN_SET]
+        return hand < params[K.MIN_SET]
     if kind in BIDS:
         return digits_entered == 0  # the first digit's range follows from the player's denarii alone
     return True
@@ -138,7 +153,7 @@ RUN = -1
 
 
 @entry
-def step(buf, k, ev, m, action):
+def step(buf, params, events, mask, action):
     """Apply `action` (already checked against m) and run on to the next decision.
 
     The decision applied is the task on top of the stack; then automatic tasks run, and
@@ -152,53 +167,53 @@ def step(buf, k, ev, m, action):
     over the whole engine that is a function of its own adds that compile again to the
     first start (``docs/architecture.md``, "Start-up").
     """
-    s = views(buf, k)
-    while s.meta[Meta.STATUS] == Status.RUNNING:
-        top = top_task(s)
-        kind, a, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
+    state = views(buf, params)
+    while state.meta[Meta.STATUS] == Status.RUNNING:
+        top = top_task(state)
+        kind, a, b, c = state.tasks[top, 0], state.tasks[top, 1], state.tasks[top, 2], state.tasks[top, 3]
         if action == RUN and kind >= Task.SETUP_DISCARD:
-            count, last = mask_of_top(s, k, m)
-            if count != 1 or not k[K.AUTO_FORCED] or not forced_in_public(s, k, kind, a, b, last):
+            count, last = mask_of_top(state, params, mask)
+            if count != 1 or not params[K.AUTO_FORCED] or not forced_in_public(state, params, kind, a, b, last):
                 return
             action = last
-        s.meta[Meta.N_TASKS] = top
+        state.meta[Meta.N_TASKS] = top
         if action == RUN:
-            run_auto(s, k, ev, kind, a, b, c)
+            run_auto(state, params, events, kind, a, b, c)
         else:
-            say(k, ev, Ev.ACTION, a, action)
-            apply(s, k, ev, action, kind, a, b, c)
+            say(params, events, Ev.ACTION, a, action)
+            apply(state, params, events, action, kind, a, b, c)
             action = RUN
-        check_declarations(s, k, ev)
-    m[:] = 0
+        check_declarations(state, params, events)
+    mask[:] = 0
 
 
 @entry
-def legal_mask(buf, k, m):
+def legal_mask(buf, params, mask):
     """Recompute m for the decision waiting, without running anything (copies, samples)."""
-    mask_of_top(views(buf, k), k, m)
+    mask_of_top(views(buf, params), params, mask)
 
 
 @entry
-def final_scores(buf, k):
-    return scores(views(buf, k), k)
+def final_scores(buf, params):
+    return scores(views(buf, params), params)
 
 
 @entry
-def objectives(buf, k):
+def objectives(buf, params):
     """(players, objectives) bool: the objectives of the victory card each player meets now."""
-    s = views(buf, k)
-    out = np.zeros((k[K.N], NUM_OBJECTIVES), dtype=np.bool_)
-    for p in range(k[K.N]):
+    state = views(buf, params)
+    out = np.zeros((params[K.N], NUM_OBJECTIVES), dtype=np.bool_)
+    for p in range(params[K.N]):
         for i in range(NUM_OBJECTIVES):
-            out[p, i] = objective(s.res[p], k, s.meta[Meta.TEMP_FAVOR], p, i)
+            out[p, i] = objective(state.res[p], params, state.meta[Meta.TEMP_FAVOR], p, i)
     return out
 
 
 @entry
-def victory_met(buf, k):
+def victory_met(buf, params):
     """(players,) bool: who now meets the victory card (or the point variant's marker goal)."""
-    s = views(buf, k)
-    out = np.zeros(k[K.N], dtype=np.bool_)
-    for p in range(k[K.N]):
-        out[p] = meets_victory(s, k, p)
+    state = views(buf, params)
+    out = np.zeros(params[K.N], dtype=np.bool_)
+    for p in range(params[K.N]):
+        out[p] = meets_victory(state, params, p)
     return out

@@ -11,33 +11,35 @@ from .regions import discard_slot, take_slot
 
 
 @compiled
-def latrine(s, k, ev):
-    slot = k[K.SL + LATRINE]
-    if s.slot_card[slot] < 0:
+def latrine(state, params, events):
+    slot = params[K.FIRST_SLOT + LATRINE]
+    if state.slot_card[slot] < 0:
         return
-    p = s.space_owner[k[K.SP + LATRINE]]
+    p = state.space_owner[params[K.FIRST_SPACE + LATRINE]]
     if p < 0:
-        discard_slot(s, slot)
+        discard_slot(state, slot)
         return
-    s.slot_up[slot] = 1
-    say(k, ev, Ev.LATRINE, p, s.slot_card[slot])
-    push(s, Task.LATRINE_CHOICE, p)
+    state.slot_up[slot] = 1
+    say(params, events, Ev.LATRINE, p, state.slot_card[slot])
+    push(state, Task.LATRINE_CHOICE, p)
 
 
 @compiled
-def mask_latrine(s, k, m, player):
-    m[k[K.A_LATRINE]] = 1
-    m[k[K.A_LATRINE] + 1] = s.res[player, MONEY] >= s.slot_card[k[K.SL + LATRINE]] % NUM_VALUES
+def mask_latrine(state, params, mask, player):
+    mask[params[K.A_LATRINE]] = 1
+    mask[params[K.A_LATRINE] + 1] = (
+        state.res[player, MONEY] >= state.slot_card[params[K.FIRST_SLOT + LATRINE]] % NUM_VALUES
+    )
 
 
 @compiled
-def latrine_choice(s, k, action, player):
+def latrine_choice(state, params, action, player):
     """Take the value in denarii and discard the card, or pay the value and keep it."""
-    slot = k[K.SL + LATRINE]
-    value = s.slot_card[slot] % NUM_VALUES
-    if action == k[K.A_LATRINE]:
-        s.res[player, MONEY] += value
-        discard_slot(s, slot)
+    slot = params[K.FIRST_SLOT + LATRINE]
+    value = state.slot_card[slot] % NUM_VALUES
+    if action == params[K.A_LATRINE]:
+        state.res[player, MONEY] += value
+        discard_slot(state, slot)
     else:
-        s.res[player, MONEY] -= value
-        take_slot(s, slot, player)
+        state.res[player, MONEY] -= value
+        take_slot(state, slot, player)

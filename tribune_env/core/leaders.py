@@ -14,28 +14,28 @@ from .events import Ev
 
 
 @compiled
-def spartacus(s, k, player):
+def spartacus(state, params, player):
     """Gladiators: one more legion."""
-    return gains(Gain.LEGIONS, k[K.SPARTACUS_LEGIONS])
+    return gains(Gain.LEGIONS, params[K.SPARTACUS_LEGIONS])
 
 
 @compiled
-def varus(s, k, player):
+def varus(state, params, player):
     """Legates: one more laurel wreath."""
-    return gains(Gain.LAURELS, k[K.VARUS_LAURELS])
+    return gains(Gain.LAURELS, params[K.VARUS_LAURELS])
 
 
 @compiled
-def gaius_tigellinus(s, k, player):
+def gaius_tigellinus(state, params, player):
     """Praetorians: the player may discard a card for a legion (``tigellinus_legions``)."""
     g = gains()
-    if s.hand[player].sum() > 0:
+    if state.hand[player].sum() > 0:
         g[Gain.DECISION] = Task.TIGELLINUS
     return g
 
 
 @compiled
-def agrippa(s, k, player):
+def agrippa(state, params, player):
     """Plebeians: a scroll (to a player without one) or one card, as the player chooses."""
     g = gains()
     g[Gain.DECISION] = Task.AGRIPPA
@@ -43,102 +43,102 @@ def agrippa(s, k, player):
 
 
 @compiled
-def scipio_africanus(s, k, player):
+def scipio_africanus(state, params, player):
     """Patricians: 10 denarii from the stock."""
-    return gains(Gain.DENARII, k[K.SCIPIO_DENARII])
+    return gains(Gain.DENARII, params[K.SCIPIO_DENARII])
 
 
 @compiled
-def aquilia_severa(s, k, player):
+def aquilia_severa(state, params, player):
     """Vestal Virgins: the eternal favor of the gods, kept when the Vestals are lost."""
     return gains(Gain.ETERNAL, 1)
 
 
 @compiled
-def cato_the_elder(s, k, player):
+def cato_the_elder(state, params, player):
     """Senators: a faction marker of the player's choice that it does not hold yet."""
     g = gains()
-    if s.markers[player].sum() < NUM_FACTIONS:
+    if state.markers[player].sum() < NUM_FACTIONS:
         g[Gain.DECISION] = Task.CATO
     return g
 
 
 @compiled
-def leader_gains(s, k, player, faction):
+def leader_gains(state, params, player, faction):
     """What the leader of the faction in the player's winning set gives the player."""
     if faction == GLADIATORS:
-        return spartacus(s, k, player)
+        return spartacus(state, params, player)
     if faction == LEGATES:
-        return varus(s, k, player)
+        return varus(state, params, player)
     if faction == PRAETORIANS:
-        return gaius_tigellinus(s, k, player)
+        return gaius_tigellinus(state, params, player)
     if faction == PLEBEIANS:
-        return agrippa(s, k, player)
+        return agrippa(state, params, player)
     if faction == PATRICIANS:
-        return scipio_africanus(s, k, player)
+        return scipio_africanus(state, params, player)
     if faction == VESTALS:
-        return aquilia_severa(s, k, player)
-    return cato_the_elder(s, k, player)
+        return aquilia_severa(state, params, player)
+    return cato_the_elder(state, params, player)
 
 
 @compiled
-def leader(s, k, ev, player, faction):
-    say(k, ev, Ev.LEADER, player, faction)
-    receive(s, k, ev, player, leader_gains(s, k, player, faction))
+def leader(state, params, events, player, faction):
+    say(params, events, Ev.LEADER, player, faction)
+    receive(state, params, events, player, leader_gains(state, params, player, faction))
 
 
 # ------------------------------------------------------------------ Gaius Tigellinus' trade
 @compiled
-def tigellinus_reward(k):
+def tigellinus_reward(params):
     """What the card discarded for Gaius Tigellinus brings (a query the agents share)."""
-    return gains(Gain.LEGIONS, k[K.TIGELLINUS_LEGIONS])
+    return gains(Gain.LEGIONS, params[K.TIGELLINUS_LEGIONS])
 
 
 @compiled
-def mask_tigellinus(s, k, m, player):
+def mask_tigellinus(state, params, mask, player):
     """Any card of the hand, or decline."""
-    mask_any_discard(s, k, m, player)
+    mask_any_discard(state, params, mask, player)
 
 
 @compiled
-def tigellinus_trade(s, k, ev, action, player):
-    if action != k[K.A_DECLINE]:
-        discard_from_hand(s, player, action - k[K.A_DISCARD])
-        receive(s, k, ev, player, tigellinus_reward(k))
+def tigellinus_trade(state, params, events, action, player):
+    if action != params[K.A_DECLINE]:
+        discard_from_hand(state, player, action - params[K.A_DISCARD])
+        receive(state, params, events, player, tigellinus_reward(params))
 
 
 # ------------------------------------------------------------------ Agrippa's choice
 @compiled
-def agrippa_open(s, player, option):
+def agrippa_open(state, player, option):
     """Whether Agrippa's `option` (0: a scroll, 1: a card) is open to the player."""
-    return s.res[player, TILE] == NO_TILE if option == 0 else True
+    return state.res[player, TILE] == NO_TILE if option == 0 else True
 
 
 @compiled
-def agrippa_option(k, option):
+def agrippa_option(params, option):
     """What Agrippa's `option` gives (a query the agents share)."""
-    return gains(Gain.TILE, SCROLL) if option == 0 else gains(Gain.CARDS, k[K.BENEFIT_CARDS])
+    return gains(Gain.TILE, SCROLL) if option == 0 else gains(Gain.CARDS, params[K.BENEFIT_CARDS])
 
 
 @compiled
-def mask_agrippa(s, k, m, player):
+def mask_agrippa(state, params, mask, player):
     for i in range(2):
-        m[k[K.A_AGRIPPA] + i] = agrippa_open(s, player, i)
+        mask[params[K.A_AGRIPPA] + i] = agrippa_open(state, player, i)
 
 
 @compiled
-def agrippa_choice(s, k, ev, action, player):
-    receive(s, k, ev, player, agrippa_option(k, action - k[K.A_AGRIPPA]))
+def agrippa_choice(state, params, events, action, player):
+    receive(state, params, events, player, agrippa_option(params, action - params[K.A_AGRIPPA]))
 
 
 # ------------------------------------------------------------------ Cato the Elder's marker
 @compiled
-def mask_cato(s, k, m, player):
+def mask_cato(state, params, mask, player):
     """Any faction marker the player does not hold."""
     for f in range(NUM_FACTIONS):
-        m[k[K.A_MARKER] + f] = s.markers[player, f] == 0
+        mask[params[K.A_MARKER] + f] = state.markers[player, f] == 0
 
 
 @compiled
-def cato_marker(s, k, ev, action, player):
-    gain_marker(s, k, ev, player, action - k[K.A_MARKER])
+def cato_marker(state, params, events, action, player):
+    gain_marker(state, params, events, player, action - params[K.A_MARKER])

@@ -16,28 +16,44 @@ def pays(money, price):
 
 
 @compiled
-def buy_each(s, k, ev, space0, slot0, count, cost, region):
+def buy_each(state, params, events, space0, slot0, count, cost, region):
     """Thermae and Forum: in order, each occupant pays if able and takes the card."""
     for i in range(count):
         slot = slot0 + i
-        if s.slot_card[slot] < 0:
+        if state.slot_card[slot] < 0:
             continue
-        p = s.space_owner[space0 + i]
-        if p >= 0 and pays(s.res[p, MONEY], cost):
-            s.res[p, MONEY] -= cost
-            say(k, ev, Ev.PAYS, p, cost, s.slot_card[slot], region)
-            take_slot(s, slot, p)
+        p = state.space_owner[space0 + i]
+        if p >= 0 and pays(state.res[p, MONEY], cost):
+            state.res[p, MONEY] -= cost
+            say(params, events, Ev.PAYS, p, cost, state.slot_card[slot], region)
+            take_slot(state, slot, p)
         else:
-            discard_slot(s, slot)
+            discard_slot(state, slot)
 
 
 @compiled
-def thermae(s, k, ev):
+def thermae(state, params, events):
     buy_each(
-        s, k, ev, k[K.SP + THERMAE], k[K.SL + THERMAE], k[K.SL + FORUM] - k[K.SL + THERMAE], k[K.THERMAE_COST], THERMAE
+        state,
+        params,
+        events,
+        params[K.FIRST_SPACE + THERMAE],
+        params[K.FIRST_SLOT + THERMAE],
+        params[K.FIRST_SLOT + FORUM] - params[K.FIRST_SLOT + THERMAE],
+        params[K.THERMAE_COST],
+        THERMAE,
     )
 
 
 @compiled
-def forum(s, k, ev):
-    buy_each(s, k, ev, k[K.SP + FORUM], k[K.SL + FORUM], k[K.SL + LATRINE] - k[K.SL + FORUM], k[K.FORUM_COST], FORUM)
+def forum(state, params, events):
+    buy_each(
+        state,
+        params,
+        events,
+        params[K.FIRST_SPACE + FORUM],
+        params[K.FIRST_SLOT + FORUM],
+        params[K.FIRST_SLOT + LATRINE] - params[K.FIRST_SLOT + FORUM],
+        params[K.FORUM_COST],
+        FORUM,
+    )

@@ -33,102 +33,102 @@ def copy_row(out, at, row):
 
 
 @entry
-def observe(buf, k, seg, template, observer, out):
-    s = views(buf, k)
-    n = k[K.N]
+def observe(buf, params, seg, template, observer, out):
+    state = views(buf, params)
+    n = params[K.N]
     out[:] = template
     # seat-relative rows: position i is seat (observer + i) % n; padding rows read absent seats (zero)
-    temporary_favor = s.meta[Meta.TEMP_FAVOR]
+    temporary_favor = state.meta[Meta.TEMP_FAVOR]
     for i in range(MAX_PLAYERS):
         q = (observer + i) % n if i < n else i
-        res = s.res[q]
+        res = state.res[q]
         out[seg[Seg.money] + i] = res[MONEY]
         out[seg[Seg.laurels] + i] = res[LAURELS]
         out[seg[Seg.legions] + i] = res[LEGIONS]
         out[seg[Seg.tile] + i] = res[TILE]
         out[seg[Seg.eternal_favor] + i] = res[ETERNAL]
         out[seg[Seg.marker_count] + i] = res[MARKERS]
-        copy_row(out, seg[Seg.markers] + i * NUM_FACTIONS, s.markers[q])
-        out[seg[Seg.followers_left] + i] = s.followers[q]
-        out[seg[Seg.coin_bowl] + i] = s.coin_bowl[q]
-        out[seg[Seg.has_bid] + i] = s.committed[q]
-        out[seg[Seg.hand_size] + i] = s.hand[q].sum()
-        out[seg[Seg.declared] + i] = s.declared[q] + 1
-        copy_row(out, seg[Seg.known_hands] + i * NUM_CARD_TYPES, s.known[q])
+        copy_row(out, seg[Seg.markers] + i * NUM_FACTIONS, state.markers[q])
+        out[seg[Seg.followers_left] + i] = state.followers[q]
+        out[seg[Seg.coin_bowl] + i] = state.coin_bowl[q]
+        out[seg[Seg.has_bid] + i] = state.committed[q]
+        out[seg[Seg.hand_size] + i] = state.hand[q].sum()
+        out[seg[Seg.declared] + i] = state.declared[q] + 1
+        copy_row(out, seg[Seg.known_hands] + i * NUM_CARD_TYPES, state.known[q])
         if i < n:
             at = seg[Seg.objectives] + i * NUM_OBJECTIVES
             for j in range(NUM_OBJECTIVES):
-                out[at + j] = objective(res, k, temporary_favor, q, j)
-    copy_row(out, seg[Seg.hand], s.hand[observer])
-    copy_row(out, seg[Seg.discard_public], s.discard_public)
-    for stack in range(s.curia.shape[0]):
-        copy_row(out, seg[Seg.curia] + stack * NUM_CARD_TYPES, s.curia[stack])
+                out[at + j] = objective(res, params, temporary_favor, q, j)
+    copy_row(out, seg[Seg.hand], state.hand[observer])
+    copy_row(out, seg[Seg.discard_public], state.discard_public)
+    for stack in range(state.curia.shape[0]):
+        copy_row(out, seg[Seg.curia] + stack * NUM_CARD_TYPES, state.curia[stack])
     for f in range(NUM_FACTIONS):
-        copy_row(out, seg[Seg.sets] + f * NUM_VALUES, s.sets[f])
-        out[seg[Seg.first_laurel] + f] = s.first_laurel[f]
-        one_hot(out, seg[Seg.controller] + f * MAX_PLAYERS, n, observer, s.controller[f])
+        copy_row(out, seg[Seg.sets] + f * NUM_VALUES, state.sets[f])
+        out[seg[Seg.first_laurel] + f] = state.first_laurel[f]
+        one_hot(out, seg[Seg.controller] + f * MAX_PLAYERS, n, observer, state.controller[f])
         for j in range(2):
-            one_hot(out, seg[Seg.field_owner] + (f * 2 + j) * MAX_PLAYERS, n, observer, s.field_owner[f, j])
+            one_hot(out, seg[Seg.field_owner] + (f * 2 + j) * MAX_PLAYERS, n, observer, state.field_owner[f, j])
     for v in range(NUM_VALUES):
-        out[seg[Seg.challenger] + v] = s.challenger[v]
-    out[seg[Seg.colosseum]] = s.meta[Meta.COLOSSEUM]
-    out[seg[Seg.draw_size]] = s.meta[Meta.DRAW_N]
-    out[seg[Seg.round]] = s.meta[Meta.ROUND]
-    for space in range(len(s.space_owner)):
-        one_hot(out, seg[Seg.space_owner] + space * MAX_PLAYERS, n, observer, s.space_owner[space])
-    one_hot(out, seg[Seg.start_player], n, observer, s.meta[Meta.START_PLAYER])
-    one_hot(out, seg[Seg.proconsul], n, observer, s.meta[Meta.PROCONSUL])
-    one_hot(out, seg[Seg.temporary_favor], n, observer, s.meta[Meta.TEMP_FAVOR])
+        out[seg[Seg.challenger] + v] = state.challenger[v]
+    out[seg[Seg.colosseum]] = state.meta[Meta.COLOSSEUM]
+    out[seg[Seg.draw_size]] = state.meta[Meta.DRAW_N]
+    out[seg[Seg.round]] = state.meta[Meta.ROUND]
+    for space in range(len(state.space_owner)):
+        one_hot(out, seg[Seg.space_owner] + space * MAX_PLAYERS, n, observer, state.space_owner[space])
+    one_hot(out, seg[Seg.start_player], n, observer, state.meta[Meta.START_PLAYER])
+    one_hot(out, seg[Seg.proconsul], n, observer, state.meta[Meta.PROCONSUL])
+    one_hot(out, seg[Seg.temporary_favor], n, observer, state.meta[Meta.TEMP_FAVOR])
 
     # what the observer alone holds or has seen
     kind, actor, b, c = 0, -1, 0, 0
-    if s.meta[Meta.STATUS] == Status.RUNNING and s.meta[Meta.N_TASKS] > 0:  # (a staged state may hold none)
-        top = top_task(s)
-        kind, actor, b, c = s.tasks[top, 0], s.tasks[top, 1], s.tasks[top, 2], s.tasks[top, 3]
+    if state.meta[Meta.STATUS] == Status.RUNNING and state.meta[Meta.N_TASKS] > 0:  # (a staged state may hold none)
+        top = top_task(state)
+        kind, actor, b, c = state.tasks[top, 0], state.tasks[top, 1], state.tasks[top, 2], state.tasks[top, 3]
     if actor == observer:
         for card in range(NUM_CARD_TYPES):
-            out[seg[Seg.build] + card] = s.build[card]
+            out[seg[Seg.build] + card] = state.build[card]
     if kind in BIDS:
-        out[seg[Seg.own_bid]] = s.bids[observer]  # entered so far, or committed
-    for i in range(s.mars_pairs.shape[0]):
-        if sees_pair(k, s.space_owner, observer, i):
+        out[seg[Seg.own_bid]] = state.bids[observer]  # entered so far, or committed
+    for i in range(state.mars_pairs.shape[0]):
+        if sees_pair(params, state.space_owner, observer, i):
             for card in range(NUM_CARD_TYPES):
-                out[seg[Seg.own_pairs] + card] += s.mars_pairs[i, card]
-        if laid_pair(s.mars_pairs, i):
-            out[seg[Seg.pairs_laid] + (s.space_owner[k[K.SP + MARS] + i] - observer) % n] += 1
+                out[seg[Seg.own_pairs] + card] += state.mars_pairs[i, card]
+        if laid_pair(state.mars_pairs, i):
+            out[seg[Seg.pairs_laid] + (state.space_owner[params[K.FIRST_SPACE + MARS] + i] - observer) % n] += 1
     for card in range(NUM_CARD_TYPES):  # as the observer last saw it: later purchases stay secret
-        out[seg[Seg.catacombs_seen] + card] = s.catacombs_seen[observer, card]
-    out[seg[Seg.catacombs_size]] = s.catacombs.sum()
-    out[seg[Seg.discard_hidden_size]] = s.discard_hidden.sum()
+        out[seg[Seg.catacombs_seen] + card] = state.catacombs_seen[observer, card]
+    out[seg[Seg.catacombs_size]] = state.catacombs.sum()
+    out[seg[Seg.discard_hidden_size]] = state.discard_hidden.sum()
 
     # the board: face-down cards only once turned up, or the Pantheon card after a private look
-    chariot = s.meta[Meta.CHARIOT]
+    chariot = state.meta[Meta.CHARIOT]
     if chariot >= 0:
         out[seg[Seg.chariot] + chariot] = 1
-    pantheon = k[K.SL + PANTHEON]
-    for slot in range(len(s.slot_card)):
-        card = s.slot_card[slot]
+    pantheon = params[K.FIRST_SLOT + PANTHEON]
+    for slot in range(len(state.slot_card)):
+        card = state.slot_card[slot]
         at = seg[Seg.slots] + slot * SLOT_FEATURES
         if card >= 0:
             out[at] = 1
-            if sees_slot(k, s.slot_up, s.pantheon_seen, observer, slot):
+            if sees_slot(params, state.slot_up, state.pantheon_seen, observer, slot):
                 out[at + 1 + card // NUM_VALUES] = 1
                 out[at + 1 + NUM_FACTIONS] = card % NUM_VALUES
 
     # the round and the decision
-    out[seg[Seg.phase] + s.meta[Meta.PHASE]] = 1
-    out[seg[Seg.rounds_left]] = k[K.ROUND_LIMIT] - s.meta[Meta.ROUND]
+    out[seg[Seg.phase] + state.meta[Meta.PHASE]] = 1
+    out[seg[Seg.rounds_left]] = params[K.ROUND_LIMIT] - state.meta[Meta.ROUND]
     if kind:
         out[seg[Seg.decision] + kind - Task.SETUP_DISCARD] = 1
         one_hot(out, seg[Seg.actor], n, observer, actor)
         if kind in ON_FACTION:
             out[seg[Seg.context_faction] + b] = 1
         elif kind == Task.SACRIFICE:
-            out[seg[Seg.context_faction] + s.slot_card[pantheon] // NUM_VALUES] = 1
+            out[seg[Seg.context_faction] + state.slot_card[pantheon] // NUM_VALUES] = 1
         if kind in ON_SPACE:
             out[seg[Seg.context_index] + b] = 1
         elif kind in BIDS and actor == observer:
-            position = bid_position(s, k, observer, b)
+            position = bid_position(state, params, observer, b)
             if position > 0:  # the units, the only digit below the base, stay unmarked
                 size = seg[Seg.context_role] - seg[Seg.context_index]
                 out[seg[Seg.context_index] + min(position, size) - 1] = 1

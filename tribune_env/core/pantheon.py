@@ -12,41 +12,41 @@ from .regions import discard_slot
 
 
 @compiled
-def pantheon(s, k, ev):
-    slot = k[K.SL + PANTHEON]
-    if s.slot_card[slot] < 0:
-        s.pantheon_seen[:] = 0
+def pantheon(state, params, events):
+    slot = params[K.FIRST_SLOT + PANTHEON]
+    if state.slot_card[slot] < 0:
+        state.pantheon_seen[:] = 0
         return
-    s.slot_up[slot] = 1
-    say(k, ev, Ev.PANTHEON, s.slot_card[slot])
-    push(s, Task.PANTHEON_END)
-    for space in range(k[K.SP + MARS] - 1, k[K.SP + PANTHEON] - 1, -1):
-        p = s.space_owner[space]
-        if p >= 0 and not s.res[p, ETERNAL]:  # a holder of eternal favor may not sacrifice
-            push(s, Task.SACRIFICE, p)
+    state.slot_up[slot] = 1
+    say(params, events, Ev.PANTHEON, state.slot_card[slot])
+    push(state, Task.PANTHEON_END)
+    for space in range(params[K.FIRST_SPACE + MARS] - 1, params[K.FIRST_SPACE + PANTHEON] - 1, -1):
+        p = state.space_owner[space]
+        if p >= 0 and not state.res[p, ETERNAL]:  # a holder of eternal favor may not sacrifice
+            push(state, Task.SACRIFICE, p)
 
 
 @compiled
-def mask_sacrifice(s, k, m, player):
-    f = s.slot_card[k[K.SL + PANTHEON]] // NUM_VALUES
+def mask_sacrifice(state, params, mask, player):
+    f = state.slot_card[params[K.FIRST_SLOT + PANTHEON]] // NUM_VALUES
     for v in range(NUM_VALUES):
-        m[k[K.A_DISCARD] + f * NUM_VALUES + v] = s.hand[player, f * NUM_VALUES + v] > 0
-    m[k[K.A_DECLINE]] = 1
+        mask[params[K.A_DISCARD] + f * NUM_VALUES + v] = state.hand[player, f * NUM_VALUES + v] > 0
+    mask[params[K.A_DECLINE]] = 1
 
 
 @compiled
-def sacrifice(s, k, action, player):
+def sacrifice(state, params, action, player):
     """Discard a card of the revealed faction; the favor comes once all have chosen."""
-    if action != k[K.A_DECLINE]:
-        discard_from_hand(s, player, action - k[K.A_DISCARD])
-        s.committed[player] = 1
+    if action != params[K.A_DECLINE]:
+        discard_from_hand(state, player, action - params[K.A_DISCARD])
+        state.committed[player] = 1
 
 
 @compiled
-def pantheon_end(s, k, ev):
-    discard_slot(s, k[K.SL + PANTHEON])
-    for p in range(k[K.N]):
-        if s.committed[p]:
-            gain_eternal_favor(s, k, ev, p)
-    s.committed[:] = 0
-    s.pantheon_seen[:] = 0
+def pantheon_end(state, params, events):
+    discard_slot(state, params[K.FIRST_SLOT + PANTHEON])
+    for p in range(params[K.N]):
+        if state.committed[p]:
+            gain_eternal_favor(state, params, events, p)
+    state.committed[:] = 0
+    state.pantheon_seen[:] = 0

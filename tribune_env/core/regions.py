@@ -13,47 +13,47 @@ from .common import discard, push
 
 
 @compiled
-def phase3(s, k, ev):
+def phase3(state, params, events):
     """The regions in board order, each one's followers returned as soon as it is evaluated (rulebook)."""
-    s.meta[Meta.PHASE] = 3
-    push(s, Task.PHASE4)
-    push(s, Task.RETURN_FOLLOWERS, MARS)
-    push(s, Task.MARS)
-    push(s, Task.RETURN_FOLLOWERS, PANTHEON)
-    push(s, Task.PANTHEON)
-    push(s, Task.RETURN_FOLLOWERS, CATACOMBS)
-    push(s, Task.CATACOMBS_END)
-    for i in range(k[K.SP + PANTHEON] - k[K.SP + CATACOMBS] - 1, -1, -1):
-        push(s, Task.CATACOMBS, i)
-    push(s, Task.RETURN_FOLLOWERS, ATRIUM)
-    push(s, Task.ATRIUM)
-    push(s, Task.RETURN_FOLLOWERS, CURIA)
-    for stack in range(s.curia.shape[0] - 1, -1, -1):
-        push(s, Task.CURIA, stack)
-    push(s, Task.RETURN_FOLLOWERS, LATRINE)
-    push(s, Task.LATRINE)
-    push(s, Task.RETURN_FOLLOWERS, FORUM)
-    push(s, Task.FORUM)
-    push(s, Task.RETURN_FOLLOWERS, THERMAE)
-    push(s, Task.THERMAE)
+    state.meta[Meta.PHASE] = 3
+    push(state, Task.PHASE4)
+    push(state, Task.RETURN_FOLLOWERS, MARS)
+    push(state, Task.MARS)
+    push(state, Task.RETURN_FOLLOWERS, PANTHEON)
+    push(state, Task.PANTHEON)
+    push(state, Task.RETURN_FOLLOWERS, CATACOMBS)
+    push(state, Task.CATACOMBS_END)
+    for i in range(params[K.FIRST_SPACE + PANTHEON] - params[K.FIRST_SPACE + CATACOMBS] - 1, -1, -1):
+        push(state, Task.CATACOMBS, i)
+    push(state, Task.RETURN_FOLLOWERS, ATRIUM)
+    push(state, Task.ATRIUM)
+    push(state, Task.RETURN_FOLLOWERS, CURIA)
+    for stack in range(state.curia.shape[0] - 1, -1, -1):
+        push(state, Task.CURIA, stack)
+    push(state, Task.RETURN_FOLLOWERS, LATRINE)
+    push(state, Task.LATRINE)
+    push(state, Task.RETURN_FOLLOWERS, FORUM)
+    push(state, Task.FORUM)
+    push(state, Task.RETURN_FOLLOWERS, THERMAE)
+    push(state, Task.THERMAE)
 
 
 @compiled
-def return_followers(s, k, region):
+def return_followers(state, params, region):
     """ "Once a given region has been evaluated, the followers in its follower spaces are returned"."""
-    s.space_owner[k[K.SP + region] : k[K.SP + region + 1]] = -1
+    state.space_owner[params[K.FIRST_SPACE + region] : params[K.FIRST_SPACE + region + 1]] = -1
 
 
 @compiled
-def take_slot(s, slot, player):
+def take_slot(state, slot, player):
     """The player takes a face-up card: every player saw it go into the player's hand."""
-    s.hand[player, s.slot_card[slot]] += 1
-    s.known[player, s.slot_card[slot]] += 1
-    s.slot_card[slot] = -1
+    state.hand[player, state.slot_card[slot]] += 1
+    state.known[player, state.slot_card[slot]] += 1
+    state.slot_card[slot] = -1
 
 
 @compiled
-def discard_slot(s, slot):
+def discard_slot(state, slot):
     """Face-up cards go to the discard pile openly, face-down ones unseen."""
-    discard(s, s.slot_card[slot], s.slot_up[slot] > 0)
-    s.slot_card[slot] = -1
+    discard(state, state.slot_card[slot], state.slot_up[slot] > 0)
+    state.slot_card[slot] = -1

@@ -12,22 +12,24 @@ from ..kernel import K, views
 
 
 @entry(inline="always")
-def sees_slot(k, slot_up, pantheon_seen, player, slot):
+def sees_slot(params, slot_up, pantheon_seen, player, slot):
     """Whether the player sees the card on `slot`: face up, or the Pantheon card the player looked at on placing.
 
     It takes the two arrays it reads, not the state, and is inlined where it is called:
     a call costs more than this test, and the observation asks it for every slot.
     """
-    return slot_up[slot] > 0 or (slot == k[K.SL + PANTHEON] and pantheon_seen[player] > 0)
+    return slot_up[slot] > 0 or (slot == params[K.FIRST_SLOT + PANTHEON] and pantheon_seen[player] > 0)
 
 
 @entry
-def hidden_slots(buf, k, player):
+def hidden_slots(buf, params, player):
     """The card slots holding a card that the player cannot see (to re-deal them)."""
-    s = views(buf, k)
-    out = np.zeros(len(s.slot_card), dtype=np.bool_)
-    for slot in range(len(s.slot_card)):
-        out[slot] = s.slot_card[slot] >= 0 and not sees_slot(k, s.slot_up, s.pantheon_seen, player, slot)
+    state = views(buf, params)
+    out = np.zeros(len(state.slot_card), dtype=np.bool_)
+    for slot in range(len(state.slot_card)):
+        out[slot] = state.slot_card[slot] >= 0 and not sees_slot(
+            params, state.slot_up, state.pantheon_seen, player, slot
+        )
     return np.flatnonzero(out)
 
 
@@ -38,16 +40,16 @@ def laid_pair(mars_pairs, space):
 
 
 @compiled(inline="always")
-def sees_pair(k, space_owner, player, space):
+def sees_pair(params, space_owner, player, space):
     """Whether the player sees the pair on Field of Mars space `space`: only the player who laid it does."""
-    return space_owner[k[K.SP + MARS] + space] == player
+    return space_owner[params[K.FIRST_SPACE + MARS] + space] == player
 
 
 @entry
-def hidden_pairs(buf, k, player):
+def hidden_pairs(buf, params, player):
     """The Field of Mars spaces whose pair the player cannot see (to re-deal them)."""
-    s = views(buf, k)
-    out = np.zeros(s.mars_pairs.shape[0], dtype=np.bool_)
+    state = views(buf, params)
+    out = np.zeros(state.mars_pairs.shape[0], dtype=np.bool_)
     for i in range(len(out)):
-        out[i] = laid_pair(s.mars_pairs, i) and not sees_pair(k, s.space_owner, player, i)
+        out[i] = laid_pair(state.mars_pairs, i) and not sees_pair(params, state.space_owner, player, i)
     return np.flatnonzero(out)

@@ -34,7 +34,7 @@ V = NUM_VALUES
 
 
 @entry
-def determinize(buf, k, player, rng, mask):
+def determinize(buf, params, player, rng, mask):
     """Re-deal in place everything of the game in `buf` hidden from `player`, drawing from
     `rng`, and write the world's legal mask into `mask`.
 
@@ -42,26 +42,28 @@ def determinize(buf, k, player, rng, mask):
     when only that player's hidden cards leave it one legal action, so the decision's
     presence tells `player` nothing that a re-deal could contradict.
     """
-    s = views(buf, k)
-    reseed(rng, s.rng)  # the world's future differs too
-    kind, actor, b = waiting(s)
+    state = views(buf, params)
+    reseed(rng, state.rng)  # the world's future differs too
+    kind, actor, b = waiting(state)
     if kind >= 0 and actor != player:
-        s.build[:] = 0  # someone else's unfinished set is unknown
-    looks = examinations(s, k, kind, b)
+        state.build[:] = 0  # someone else's unfinished set is unknown
+    looks = examinations(state, params, kind, b)
     last = last_look(looks, player)
     # the pile is hidden from a seat that never examined it, or once others have examined it since
-    pile_hidden = s.catacombs.any() if last < 0 else last < len(looks) - 1
-    slots, pairs = hidden_slots(buf, k, player), hidden_pairs(buf, k, player)
-    pool = hidden_cards(s, k, player, slots, pairs, pile_hidden)
-    hands = s.known.astype(np.int64)  # each other hand's cards fixed so far
+    pile_hidden = state.catacombs.any() if last < 0 else last < len(looks) - 1
+    slots, pairs = hidden_slots(buf, params, player), hidden_pairs(buf, params, player)
+    pool = hidden_cards(state, params, player, slots, pairs, pile_hidden)
+    hands = state.known.astype(np.int64)  # each other hand's cards fixed so far
     for i in pairs:  # pairs first: they must be of one faction
-        deal_pair(pool, rng, s.mars_pairs[i])
-        pool -= s.mars_pairs[i]
-    purchases(s, looks, last, pile_hidden, player, pool, hands, rng)
-    deal(s, k, player, slots, pile_hidden and last < 0, looks, pool, hands, rng)  # a pile never seen: from the pool
+        deal_pair(pool, rng, state.mars_pairs[i])
+        pool -= state.mars_pairs[i]
+    purchases(state, looks, last, pile_hidden, player, pool, hands, rng)
+    deal(
+        state, params, player, slots, pile_hidden and last < 0, looks, pool, hands, rng
+    )  # a pile never seen: from the pool
     if kind in BIDS:
-        deal_bids(buf, k, s, player, actor, b, rng)
-    legal_mask(buf, k, mask)  # the same decision waits
+        deal_bids(buf, params, state, player, actor, b, rng)
+    legal_mask(buf, params, mask)  # the same decision waits
 
 
 @compiled
@@ -75,61 +77,61 @@ def reseed(rng, words):
 
 
 @compiled
-def waiting(s):
+def waiting(state):
     """(kind, player, b) of the decision waiting; kind -1 once the game is over."""
-    if s.meta[Meta.STATUS] != Status.RUNNING:
+    if state.meta[Meta.STATUS] != Status.RUNNING:
         return -1, -1, 0
-    top = top_task(s)
-    return int(s.tasks[top, 0]), int(s.tasks[top, 1]), int(s.tasks[top, 2])
+    top = top_task(state)
+    return int(state.tasks[top, 0]), int(state.tasks[top, 1]), int(state.tasks[top, 2])
 
 
 @compiled
-def hidden_cards(s, k, player, slots, pairs, pile_hidden):
+def hidden_cards(state, params, player, slots, pairs, pile_hidden):
     """Counts by card of all that `player` cannot see: the others' hands beyond their known
     cards, the draw pile, the face-down discards, the board cards and pairs it cannot see,
     and the Catacombs pile when hidden."""
     pool = np.zeros(NUM_CARD_TYPES, dtype=np.int64)
-    for q in range(k[K.N]):
+    for q in range(params[K.N]):
         if q != player:
-            pool += s.hand[q] - s.known[q]
-    for i in range(s.meta[Meta.DRAW_N]):
-        pool[s.draw[i]] += 1
-    pool += s.discard_hidden
+            pool += state.hand[q] - state.known[q]
+    for i in range(state.meta[Meta.DRAW_N]):
+        pool[state.draw[i]] += 1
+    pool += state.discard_hidden
     for slot in slots:
-        pool[s.slot_card[slot]] += 1
+        pool[state.slot_card[slot]] += 1
     if pile_hidden:
-        pool += s.catacombs
+        pool += state.catacombs
     for i in pairs:
-        pool += s.mars_pairs[i]
+        pool += state.mars_pairs[i]
     return pool
 
 
 @compiled
-def deal(s, k, player, slots, pile, looks, pool, hands, rng):
+def deal(state, params, player, slots, pile, looks, pool, hands, rng):
     """Shuffle the pool and deal it into the others' hands (beyond `hands`), the hidden board
     slots, the Catacombs pile when `pile`, the face-down discards and the draw pile; then
     each other examiner remembers the pile of this world."""
     cards = cards_of(pool)
     shuffle(rng, cards)
     at = 0
-    for q in range(k[K.N]):
+    for q in range(params[K.N]):
         if q != player:
-            count = s.hand[q].sum() - hands[q].sum()
-            s.hand[q] = hands[q] + counts_of(cards[at : at + count])
+            count = state.hand[q].sum() - hands[q].sum()
+            state.hand[q] = hands[q] + counts_of(cards[at : at + count])
             at += count
     for slot in slots:
-        s.slot_card[slot] = cards[at]
+        state.slot_card[slot] = cards[at]
         at += 1
     if pile:
-        count = s.catacombs.sum()
-        s.catacombs[:] = counts_of(cards[at : at + count])
+        count = state.catacombs.sum()
+        state.catacombs[:] = counts_of(cards[at : at + count])
         at += count
-    remember(s, looks, player)
-    count = s.discard_hidden.sum()
-    s.discard_hidden[:] = counts_of(cards[at : at + count])
+    remember(state, looks, player)
+    count = state.discard_hidden.sum()
+    state.discard_hidden[:] = counts_of(cards[at : at + count])
     at += count
-    count = s.meta[Meta.DRAW_N]
-    s.draw[:count] = cards[at : at + count]
+    count = state.meta[Meta.DRAW_N]
+    state.draw[:count] = cards[at : at + count]
     if at + count != len(cards):
         raise ValueError("the hidden cards do not fill the places they came from: the game state is corrupt")
 
@@ -153,28 +155,28 @@ def deal_pair(pool, rng, pair):
 
 
 @compiled
-def deal_bids(buf, k, s, player, actor, entered, rng):
+def deal_bids(buf, params, state, player, actor, entered, rng):
     """Other players' sealed bids, committed or (the bidder's) partly entered, not yet revealed."""
-    for q in range(k[K.N]):
+    for q in range(params[K.N]):
         if q == player:
             continue
-        amount = below(rng, s.res[q, MONEY] + 1)
-        if s.committed[q]:
-            s.bids[q] = amount
+        amount = below(rng, state.res[q, MONEY] + 1)
+        if state.committed[q]:
+            state.bids[q] = amount
         elif q == actor:
-            s.bids[q] = entered_part(buf, k, q, entered, amount)
+            state.bids[q] = entered_part(buf, params, q, entered, amount)
 
 
 # ---------------------------------------------------------------- the Catacombs under way
 @compiled
-def examinations(s, k, kind, current):
+def examinations(state, params, kind, current):
     """(examiner, space) of each examination of the Catacombs pile so far, in order, the one
     under way (on top of the stack) last; none outside a Catacombs choice."""
     count = current + 1 if kind == Task.CATACOMBS_CHOICE else 0
     looks = np.empty((count, 2), dtype=np.int64)
     n = 0
     for i in range(count):
-        q = s.space_owner[k[K.SP + CATACOMBS] + i]
+        q = state.space_owner[params[K.FIRST_SPACE + CATACOMBS] + i]
         if q >= 0:
             looks[n, 0], looks[n, 1] = q, i
             n += 1
@@ -191,48 +193,48 @@ def last_look(looks, q):
 
 
 @compiled
-def purchases(s, looks, last, pile_hidden, player, pool, hands, rng):
+def purchases(state, looks, last, pile_hidden, player, pool, hands, rng):
     """The pile and the others' purchases, each into its buyer's hand: after the player's last
     look, from the pile it saw (which held every card bought since); before it, or if it never
     looked, any card of the pool. The player's own memory and purchases stay."""
-    bought = s.catacombs_bought
+    bought = state.catacombs_bought
     if last >= 0 and pile_hidden:  # what it saw is the pile now and one card for each later purchase
-        seen = s.catacombs_seen[player]
+        seen = state.catacombs_seen[player]
         pool -= seen
         cards = cards_of(seen)
         shuffle(rng, cards)
         used = 0
         for t in range(last + 1, len(looks)):
             if bought[looks[t, 1]] >= 0:
-                buy(s, looks[t], cards[used], hands)
+                buy(state, looks[t], cards[used], hands)
                 used += 1
-        s.catacombs[:] = counts_of(cards[used:])
+        state.catacombs[:] = counts_of(cards[used:])
     for t in range(len(looks) if last < 0 else last):
         if bought[looks[t, 1]] >= 0 and looks[t, 0] != player:
             card = pick(pool, rng)
             pool[card] -= 1
-            buy(s, looks[t], card, hands)
+            buy(state, looks[t], card, hands)
 
 
 @compiled
-def buy(s, look, card, hands):
+def buy(state, look, card, hands):
     """`card` was bought at the examination `look` (examiner, space)."""
-    s.catacombs_bought[look[1]] = card
+    state.catacombs_bought[look[1]] = card
     hands[look[0], card] += 1
 
 
 @compiled
-def remember(s, looks, player):
+def remember(state, looks, player):
     """Each other examiner remembers the pile now and what was bought after its last look."""
     for t in range(len(looks)):
         q = looks[t, 0]
         if q == player or last_look(looks, q) != t:
             continue
-        s.catacombs_seen[q] = s.catacombs
+        state.catacombs_seen[q] = state.catacombs
         for later in range(t + 1, len(looks)):
-            card = s.catacombs_bought[looks[later, 1]]
+            card = state.catacombs_bought[looks[later, 1]]
             if card >= 0:
-                s.catacombs_seen[q, card] += 1
+                state.catacombs_seen[q, card] += 1
 
 
 # ---------------------------------------------------------------- counts and cards
