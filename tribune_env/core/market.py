@@ -1,7 +1,7 @@
 """Regions I and II, the Thermae and the Forum Romanum: each occupant pays if able and takes its card."""
 
 from .._compiler import compiled
-from ..data import FORUM, LATRINE, THERMAE
+from ..data import FORUM, THERMAE
 from ..kernel import K
 from ..state import MONEY
 from .common import say
@@ -16,9 +16,11 @@ def pays(money, price):
 
 
 @compiled
-def buy_each(state, params, events, space0, slot0, count, cost, region):
-    """Thermae and Forum: in order, each occupant pays if able and takes the card."""
-    for i in range(count):
+def buy_each(state, params, events, region, cost):
+    """Thermae and Forum: in order, each occupant pays if able and takes the card of its space
+    (the region's card slots run up to the next region's first)."""
+    space0, slot0 = params[K.FIRST_SPACE + region], params[K.FIRST_SLOT + region]
+    for i in range(params[K.FIRST_SLOT + region + 1] - slot0):
         slot = slot0 + i
         if state.slot_card[slot] < 0:
             continue
@@ -33,27 +35,9 @@ def buy_each(state, params, events, space0, slot0, count, cost, region):
 
 @compiled
 def thermae(state, params, events):
-    buy_each(
-        state,
-        params,
-        events,
-        params[K.FIRST_SPACE + THERMAE],
-        params[K.FIRST_SLOT + THERMAE],
-        params[K.FIRST_SLOT + FORUM] - params[K.FIRST_SLOT + THERMAE],
-        params[K.THERMAE_COST],
-        THERMAE,
-    )
+    buy_each(state, params, events, THERMAE, params[K.THERMAE_COST])
 
 
 @compiled
 def forum(state, params, events):
-    buy_each(
-        state,
-        params,
-        events,
-        params[K.FIRST_SPACE + FORUM],
-        params[K.FIRST_SLOT + FORUM],
-        params[K.FIRST_SLOT + LATRINE] - params[K.FIRST_SLOT + FORUM],
-        params[K.FORUM_COST],
-        FORUM,
-    )
+    buy_each(state, params, events, FORUM, params[K.FORUM_COST])
