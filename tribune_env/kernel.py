@@ -201,9 +201,9 @@ def _views_source() -> str:
         view = f"_rows(buf, o, {i}, {shape[1]})" if len(shape) == 2 else f"_field(buf, o, {i})"
         lines.append(f"        {view},   # {name}")
     return (
-        "def state_views(buf, k):\n"
+        "def state_views(buf, params):\n"
         '    """The state buffer as named arrays (the namedtuple S of state.FIELDS)."""\n'
-        f"    o = k[{int(K.OFFSETS)}:{int(K.OFFSETS) + len(FIELDS) + 1}]\n"
+        f"    o = params[{int(K.OFFSETS)}:{int(K.OFFSETS) + len(FIELDS) + 1}]\n"
         "    return S(\n" + "\n".join(lines) + "\n    )\n"
     )
 

@@ -5,7 +5,7 @@ switch over task kinds has to be an if/elif chain. Written by hand, each chain r
 which rule serves which kind and which of the task's arguments ``(a, b, c)`` it takes.
 Here a table ``{kind: function}`` says the first, the function's own parameter names say
 the second, and :func:`task_switch` writes the chain out: each parameter is passed by name,
-either from the switch's parameters (``s``, ``k``, ``action``...) or from the task's
+either from the switch's parameters (``state``, ``params``, ``action``...) or from the task's
 arguments as :data:`tribune_env.tasks.ARGS` names them (a rule taking ``faction`` is given
 the task's ``b`` where ``ARGS`` names ``b`` "faction"). A name that is neither is refused at
 import, so a table cannot call a rule with the wrong argument.

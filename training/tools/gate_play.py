@@ -53,22 +53,22 @@ def play_batch(bufs, ks, masks, deck_counts, agents, seeds, moves, results):
 def play_game(buf, params, mask, deck_counts, agent, events, before, counts, moves):
     """(the first invariant broken or 0, the decisions played) of one game played from its row."""
     before[:] = buf
-    s, b = views(buf, params), views(before, params)
+    state, earlier = views(buf, params), views(before, params)  # earlier: the state before the step
     declared_in, decisions = -1, 0
-    broken = state_violation(s, b, params, mask, deck_counts, counts)
-    while broken == 0 and s.meta[Meta.STATUS] == Status.RUNNING and decisions < MAX_DECISIONS:
+    broken = state_violation(state, earlier, params, mask, deck_counts, counts)
+    while broken == 0 and state.meta[Meta.STATUS] == Status.RUNNING and decisions < MAX_DECISIONS:
         action = choose(buf, params, mask, deck_counts) if agent == HEURISTIC else random_legal(mask)
         if decisions < moves.shape[0]:
             moves[decisions] = action
         events[0, 0] = 0
         native.step(buf, params, events, mask, action)
         decisions += 1
-        if declared_in < 0 and s.meta[Meta.N_DECLARED] > 0:
-            declared_in = s.meta[Meta.ROUND]
-        broken = state_violation(s, b, params, mask, deck_counts, counts)
-        remember(b, s)
+        if declared_in < 0 and state.meta[Meta.N_DECLARED] > 0:
+            declared_in = state.meta[Meta.ROUND]
+        broken = state_violation(state, earlier, params, mask, deck_counts, counts)
+        remember(earlier, state)
     if broken == 0:
-        broken = end_violation(s, params, scores(s, params), declared_in)
+        broken = end_violation(state, params, scores(state, params), declared_in)
     return broken, decisions
 
 

@@ -5,8 +5,8 @@ views are over 200 machine words at every call, which every compiled function un
 and LLVM optimises again at every call site. That was nearly half of the first compile
 (``benchmarks/compile_time.py``), and slowed the compiled code by a third. :func:`borrow`
 instead stores the views once, on the stack of the entry point that built them, and hands
-on a :class:`StateRef`: a pointer whose attributes read like the namedtuple's (``s.res``,
-``s.hand``).
+on a :class:`StateRef`: a pointer whose attributes read like the namedtuple's (``state.res``,
+``state.hand``).
 
 The views live as long as the entry point's call, which outlives every handler it calls;
 a ``StateRef`` is only ever passed down, never returned or kept. Numba counts no reference
