@@ -15,6 +15,7 @@ from agents import make_agent  # noqa: E402
 from agents.trained import POLICIES  # noqa: E402
 from training.cli import main  # noqa: E402
 from training.learning import config as configs  # noqa: E402
+from training.learning import recipe  # noqa: E402
 from training.learning.imitation import demonstrations, imitate, sb3_outputs  # noqa: E402
 from tribune_env import ConfigError, Game, PlayerView  # noqa: E402
 from tribune_env.envs import OpponentPool, VectorEnv  # noqa: E402
@@ -669,6 +670,9 @@ def test_every_recipe_in_training_configs_is_a_valid_config(monkeypatch):
     names = {path.stem for path in recipes}
     shipped = {str(path.relative_to(root)) for path in POLICIES.values()}
     for path in recipes:
+        if "[[stage]]" in path.read_text():  # a recipe of stages (tests/test_recipe.py)
+            recipe.read(path)
+            continue
         start = configs.read(path).init_policy  # a ConfigError names the recipe and its problem
         run = re.fullmatch(r"runs/([\w.-]+)/[\w.-]+\.pt", start)
         if start and start not in shipped:

@@ -1,4 +1,4 @@
-"""``tribune train``, ``tribune evaluate``, ``tribune exploit``, ``tribune league`` and ``tribune expert``.
+"""``tribune train``, ``evaluate``, ``exploit``, ``league``, ``expert`` and ``make``.
 
 Every training setting is a flag, generated from :class:`training.learning.config.TrainConfig` (and
 ``tribune league``'s from :class:`training.learning.league.LeagueConfig`), so flags and config
@@ -392,3 +392,42 @@ def expert_command(config_file, out, resume, rounds):
         rows = expert.run(config, out, resume=resume, echo=click.echo)
     if rows:
         click.echo(f"\nnetwork: {Path(out) / expert.POLICY}; curve: {Path(out) / expert.CURVE}")
+
+
+@loads_models
+@click.command("make")
+@click.argument("recipe", type=Recipe(), required=False)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="runs/make",
+    show_default=True,
+    callback=output(directory=True),
+    help="The recipe's directory: one run per stage, stages.csv, policy.pt.",
+)
+@click.option("--resume", is_flag=True, help="Go on with the recipe in --out at its first unfinished stage.")
+def make_command(recipe, out, resume):
+    """Make a network by a recipe: its stages of training, one after another.
+
+    RECIPE is a TOML file of stages or a shipped recipe's name (2p, 3p, 4p, 5p: the shipped
+    networks' recipes, training/configs/). Each stage is a tribune train run (or a tribune league)
+    from the stage before's network. Writes each stage's decisions, minutes and evaluation to
+    stages.csv in --out, the latest network to policy.pt (play it as policy:OUT/policy.pt).
+    """
+    with needs_extra("train", "tribune make"):
+        import sb3_contrib  # noqa: F401
+
+        from ..learning import recipe as recipes
+
+    if resume == bool(recipe):
+        raise click.UsageError("give a RECIPE to start, or --resume to go on with the one in --out (not both)")
+    with usage_errors():
+        if resume:
+            run = recipes.resume(out, echo=click.echo)
+        else:
+            run = recipes.start(recipe, out, echo=click.echo)
+        names = ", ".join(stage.name for stage in run.recipe)
+        click.echo(f"making a {run.recipe[0].config.players}-player network into {run.out}: stages {names}")
+        rows = run.run()
+    click.echo("\n" + recipes.table(rows))
+    click.echo(f"\nnetwork: {run.out / recipes.POLICY}; stages: {run.out / recipes.STAGES}")

@@ -268,11 +268,19 @@ def _typed(name: str, value, source: str):
 
 def read(path) -> TrainConfig:
     """A config file (TOML) on top of the defaults."""
-    return from_dict(files.read_toml(path, MAX_BYTES), source=str(path))
+    table = files.read_toml(path, MAX_BYTES)
+    if "stage" in table:
+        raise ConfigError(f"{path} is a recipe of stages, not one run's settings: make it with tribune make")
+    return from_dict(table, source=str(path))
+
+
+def toml_value(value) -> str:
+    """A setting's value as TOML: every value is a number or a string, and a JSON string is a TOML basic string."""
+    return json.dumps(value) if isinstance(value, str) else repr(value)
 
 
 def write(config: TrainConfig, path) -> None:
-    """Save as TOML (every value is a number or a string; a JSON string is a TOML basic string)."""
-    lines = [f"{k} = {json.dumps(v) if isinstance(v, str) else repr(v)}" for k, v in config.as_dict().items()]
+    """Save as TOML."""
+    lines = [f"{k} = {toml_value(v)}" for k, v in config.as_dict().items()]
     with open(path, "w") as file:
         file.write("\n".join(lines) + "\n")

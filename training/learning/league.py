@@ -89,6 +89,23 @@ class LeagueConfig:
         return cls(**values)
 
 
+def exploiter(out: Path, number: int) -> Path:
+    """Where round `number`'s exploiter runs."""
+    return out / f"round-{number}" / "exploiter"
+
+
+def trainee(out: Path, number: int) -> Path:
+    """Where round `number`'s main network trains."""
+    return out / f"round-{number}" / "main"
+
+
+def finished(out: Path, rounds: int) -> bool:
+    """Whether the league in `out` has played its `rounds` and measured its last network."""
+    from .exploit import SUMMARY
+
+    return (exploiter(out, rounds + 1) / SUMMARY).exists()
+
+
 def plain(path: Path) -> Path:
     """`path`, which a pool of comma-separated spec=weight pairs can name: ConfigError if it holds ',' or '='."""
     if "," in str(path) or "=" in str(path):
@@ -124,10 +141,10 @@ class League:
         (self.out / SETTINGS).write_text(json.dumps(asdict(self.settings), indent=1) + "\n")
 
     def exploiter(self, number: int) -> Path:
-        return self.out / f"round-{number}" / "exploiter"
+        return exploiter(self.out, number)
 
     def trainee(self, number: int) -> Path:
-        return self.out / f"round-{number}" / "main"
+        return trainee(self.out, number)
 
     def network(self, number: int) -> Path:
         """Network `number`: 0 the start (init_policy), r the policy round r's main ended with."""
