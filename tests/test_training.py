@@ -299,6 +299,23 @@ def test_a_run_at_several_table_sizes_plays_each_stage_at_its_size_and_resumes_m
     assert changed.exit_code != 0 and "cannot change table_sizes ('3,4' -> '4,3')" in changed.output
 
 
+def test_an_annealed_learning_rate_falls_linearly_over_the_run_and_over_its_extension(tmp_path):
+    """learning_rate 0.001, anneal 0.5: after each rollout of 128 decisions the rate is
+    0.001 x (1 - 0.5 x done / steps); a resume to 768 steps stretches the fall over them. (sb3
+    logs an update's rate with the next rollout, so a segment's last update is not in its log.)"""
+    (tmp_path / "anneal.toml").write_text(TINY.replace("imitation_games = 2", "learning_rate = 0.001\nanneal = 0.5"))
+    out = tmp_path / "run"
+    first = CliRunner().invoke(
+        main, ["train", "--config", str(tmp_path / "anneal.toml"), "--out", str(out), "--steps", "384"]
+    )
+    assert first.exit_code == 0, first.output
+    resumed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "768"])
+    assert resumed.exit_code == 0, resumed.output
+    rates = [float(row["train/learning_rate"]) for name in ("progress.csv", "progress-resumed-1.csv")
+             for row in rows(out / name) if row["train/learning_rate"]]  # fmt: skip
+    assert rates == pytest.approx([0.001 * (1 - 0.5 * d) for d in (1 / 3, 2 / 3, 2 / 3, 5 / 6)])
+
+
 def test_a_card_curriculum_deals_the_weakest_card_and_resumes_its_counts(tmp_path, monkeypatch):
     """card_focus 1 at 3 players: after each rollout every new game gets the card the learner won
     least; the per-card rates go to the log, their counts to state.json, and a resumed run goes on from them."""
@@ -551,6 +568,8 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
         ("imitation_learning_rate = 0", "imitation_learning_rate must be above 0 up to 1, got 0"),
         ("card_focus = 1.5", "card_focus must be 0 to 1, got 1.5"),
         ("card_focus = 0.5\nbackend = 'rllib'", "the rllib backend deals every card alike"),
+        ("anneal = 1.5", "anneal must be 0 to 1, got 1.5"),
+        ("anneal = 0.5\nbackend = 'rllib'", "the rllib backend keeps learning_rate constant"),
     ],
 )
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):

@@ -111,6 +111,11 @@ class TrainConfig:
         "256,256", f"Hidden layer sizes of policy and value nets, 1 to {MAX_LAYERS} layers of 1 to {MAX_WIDTH}."
     )
     learning_rate: float = setting(3e-4, "Adam step size.", Range(0, 1, above=True))
+    anneal: float = setting(
+        0.0,
+        "Share of learning_rate shed linearly over the run's steps (0: constant; 0.9: it ends at a tenth; sb3 only).",
+        Range(0, 1),
+    )
     n_steps: int = setting(
         128, f"Steps per game slot in each rollout (n_steps x num_envs at most {MAX_ROLLOUT:,}).", Range(1, MAX_ROLLOUT)
     )
@@ -147,6 +152,8 @@ class TrainConfig:
             )
         if self.backend == "rllib" and self.card_focus:
             raise ConfigError("bad training config: the rllib backend deals every card alike (card_focus = 0)")
+        if self.backend == "rllib" and self.anneal:
+            raise ConfigError("bad training config: the rllib backend keeps learning_rate constant (anneal = 0)")
         if self.backend == "rllib" and self.table_sizes:
             raise ConfigError("bad training config: the rllib backend trains at one table size (table_sizes = '')")
         if self.n_steps * self.num_envs > MAX_ROLLOUT:

@@ -23,8 +23,27 @@ from stable_baselines3.common.utils import obs_as_tensor
 from .shards import ShardedVectorEnv
 
 
+class Anneal:
+    """A learning rate falling linearly from `start` to `end` (sb3 calls it with the share of the run left)."""
+
+    def __init__(self, start: float, end: float):
+        self.start, self.end = start, end
+
+    def __call__(self, remaining: float) -> float:
+        return self.end + (self.start - self.end) * remaining
+
+
 class Learner(MaskablePPO):
-    """MaskablePPO with pipelined rollouts on a :class:`~.shards.ShardedVectorEnv` (same files, same update)."""
+    """MaskablePPO with pipelined rollouts on a :class:`~.shards.ShardedVectorEnv` (same files, same update).
+
+    ``run_steps`` is the run's decisions in all: the share of the run left, which a learning-rate
+    schedule reads, counts over them, where MaskablePPO counts over each learn() call (a run
+    makes one per table-size stage and per resumed segment)."""
+
+    run_steps: int | None = None
+
+    def _update_current_progress_remaining(self, num_timesteps: int, total_timesteps: int) -> None:
+        super()._update_current_progress_remaining(num_timesteps, self.run_steps or total_timesteps)
 
     def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps: int, use_masking: bool = True) -> bool:
         if not isinstance(env, ShardedVectorEnv) or not use_masking:

@@ -72,11 +72,17 @@ class Trainer(Run):
         )
 
     def _model(self, env):
-        from .learner import Learner
+        model = self._network(env)
+        model.run_steps = self.config.steps  # a resumed run may have more steps than when it was saved
+        return model
+
+    def _network(self, env):
+        from .learner import Anneal, Learner
 
         c = self.config
+        rate = Anneal(c.learning_rate, c.learning_rate * (1 - c.anneal)) if c.anneal else c.learning_rate
         settings = {
-            "learning_rate": c.learning_rate,
+            "learning_rate": rate,
             "n_steps": c.n_steps,
             "batch_size": c.batch_size,
             "n_epochs": c.n_epochs,
