@@ -1,10 +1,12 @@
-"""Shared helpers for the invariant, hidden-information, saving and interface tests.
+"""Shared helpers for the invariant, hidden-information, saving, interface and command tests.
 
 The helpers only use the public API of :class:`tribune_env.Game` plus the state arrays
 it exposes as attributes; they never change the engine.
 """
 
 from __future__ import annotations
+
+import csv
 
 import numpy as np
 import pytest
@@ -143,3 +145,20 @@ def assert_same_determinisations(g, h, p, seeds=range(3)):
         differ = [name for name in a.state.arrays if not np.array_equal(a.state.arrays[name], b.state.arrays[name])]
         assert not differ, f"player_{p}'s determinisation shows a hidden change in {differ}"
         assert a.log == b.log, f"player_{p}'s determinisation carries a hidden change in its log"
+
+
+def tribune(*args) -> str:
+    """What ``tribune ARGS`` prints; the test fails unless the command succeeds."""
+    from click.testing import CliRunner
+
+    from training.cli import main
+
+    result = CliRunner().invoke(main, [str(arg) for arg in args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def csv_rows(path) -> list[dict]:
+    """A CSV file's rows, by column name."""
+    with open(path, newline="") as file:
+        return list(csv.DictReader(file))

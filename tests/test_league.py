@@ -1,10 +1,10 @@
 """tribune league: exploiters found and trained against, round after round, resumable."""
 
-import csv
 import json
 
 import pytest
 from click.testing import CliRunner
+from conftest import csv_rows, tribune
 
 pytest.importorskip("sb3_contrib")
 
@@ -53,14 +53,11 @@ def recipes(tmp_path):
 
 
 def league(*args):
-    result = CliRunner().invoke(main, ["league", *args])
-    assert result.exit_code == 0, result.output
-    return result.output
+    return tribune("league", *args)
 
 
 def rounds(out):
-    with open(out / "rounds.csv", newline="") as file:
-        return list(csv.DictReader(file))
+    return csv_rows(out / "rounds.csv")
 
 
 def done_files(out):

@@ -1,9 +1,8 @@
 """tribune make: a recipe's stages run one after another, each from the network before, resumable."""
 
-import csv
-
 import pytest
 from click.testing import CliRunner
+from conftest import csv_rows, tribune
 
 pytest.importorskip("sb3_contrib")
 
@@ -49,14 +48,11 @@ NAMES = ["1-imitate", "2-win", "3-league"]
 
 
 def make(*args):
-    result = CliRunner().invoke(main, ["make", *args])
-    assert result.exit_code == 0, result.output
-    return result.output
+    return tribune("make", *args)
 
 
 def stages(out):
-    with open(out / "stages.csv", newline="") as file:
-        return list(csv.DictReader(file))
+    return csv_rows(out / "stages.csv")
 
 
 def written(out):

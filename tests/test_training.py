@@ -1,6 +1,5 @@
 """Self-play training: a tiny run end to end, resume, evaluation, configuration, reward attribution."""
 
-import csv
 import json
 import re
 
@@ -8,6 +7,7 @@ import numpy as np
 import pytest
 import tomllib
 from click.testing import CliRunner
+from conftest import csv_rows
 
 pytest.importorskip("sb3_contrib")
 
@@ -38,11 +38,6 @@ workers = 1
 """
 
 
-def rows(path):
-    with open(path, newline="") as file:
-        return list(csv.DictReader(file))
-
-
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """A tiny run through the command line: file settings, a flag overriding the file's steps."""
@@ -62,7 +57,7 @@ def test_a_tiny_run_trains_checkpoints_evaluates_and_reports(run):
     assert state["steps"] == 512
     assert state["snapshots"] == ["snapshots/step_256.zip", "snapshots/step_512.zip"]
     assert configs.read(out / "config.toml") == configs.from_dict(tomllib.loads(TINY)).replace(steps=512)
-    evaluations = rows(out / "evaluations.csv")
+    evaluations = csv_rows(out / "evaluations.csv")
     assert [(r["steps"], r["opponent"]) for r in evaluations] == [
         ("256", "random"),
         ("256", "heuristic"),
@@ -70,8 +65,8 @@ def test_a_tiny_run_trains_checkpoints_evaluates_and_reports(run):
         ("512", "heuristic"),
     ]
     assert all(int(r["games"]) == 2 for r in evaluations)
-    assert [int(r["steps"]) for r in rows(out / "training.csv")] == [128, 256, 384, 512]
-    assert len(rows(out / "imitation.csv")) == 1
+    assert [int(r["steps"]) for r in csv_rows(out / "training.csv")] == [128, 256, 384, 512]
+    assert len(csv_rows(out / "imitation.csv")) == 1
     for name in ("checkpoint.zip", "best_model.zip", "model.zip", "learning_curve.png", "progress.csv"):
         assert (out / name).stat().st_size > 0, name
     assert any((out / "tensorboard").rglob("events.out.tfevents.*"))
@@ -140,7 +135,7 @@ def test_a_run_on_two_processes_trains_against_its_snapshots(run, tmp_path):
     assert result.exit_code == 0, result.output
     state = json.loads((tmp_path / "run" / "state.json").read_text())
     assert state["steps"] == 768 and len(state["snapshots"]) == 3
-    assert [int(r["steps"]) for r in rows(tmp_path / "run" / "training.csv")] == [128 * k for k in range(1, 7)]
+    assert [int(r["steps"]) for r in csv_rows(tmp_path / "run" / "training.csv")] == [128 * k for k in range(1, 7)]
     from training.learning.selfplay import Trainer
     from training.learning.shards import ShardedVectorEnv
 
@@ -312,7 +307,7 @@ def test_an_annealed_learning_rate_falls_linearly_over_the_run_and_over_its_exte
     resumed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "768"])
     assert resumed.exit_code == 0, resumed.output
     rates = [float(row["train/learning_rate"]) for name in ("progress.csv", "progress-resumed-1.csv")
-             for row in rows(out / name) if row["train/learning_rate"]]  # fmt: skip
+             for row in csv_rows(out / name) if row["train/learning_rate"]]  # fmt: skip
     assert rates == pytest.approx([0.001 * (1 - 0.5 * d) for d in (1 / 3, 2 / 3, 2 / 3, 5 / 6)])
 
 
@@ -338,7 +333,7 @@ def test_a_card_curriculum_deals_the_weakest_card_and_resumes_its_counts(tmp_pat
     assert sorted(weights.values()) == [0, 0, 0, 0, 1.0] and set(weights) == set(Game(3).config.fitting_cards())
     counts = json.loads((out / "state.json").read_text())["cards"]
     assert counts and all(0 <= wins <= games for wins, games in counts.values())
-    assert set(counts) <= set(weights) and any(name.startswith("cards/") for name in rows(out / "progress.csv")[0])
+    assert set(counts) <= set(weights) and any(name.startswith("cards/") for name in csv_rows(out / "progress.csv")[0])
     resumed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "512"])
     assert resumed.exit_code == 0, resumed.output
     again = json.loads((out / "state.json").read_text())["cards"]
@@ -368,7 +363,7 @@ def test_a_run_resumes_from_its_checkpoint_and_continues_its_logs(run, tmp_path)
     state = json.loads((out / "state.json").read_text())
     assert state["steps"] == 768 and state["segments"] == 1
     assert state["snapshots"][-1] == "snapshots/step_768.zip"
-    assert [int(r["steps"]) for r in rows(out / "training.csv")] == [128, 256, 384, 512, 640, 768]
+    assert [int(r["steps"]) for r in csv_rows(out / "training.csv")] == [128, 256, 384, 512, 640, 768]
     assert (out / "progress-resumed-1.csv").exists()
     from sb3_contrib import MaskablePPO
 
