@@ -9,28 +9,19 @@ A model file holds pickled Python objects, and loading one runs their code, so t
 loads one only when told the file is trusted (``trust=True``; the spec
 ``model:PATH.zip,trust=true``). Networks are shared as weights-only policy files
 (:mod:`agents.policy`), which load without running anything.
-
-A model trained on advised observations (:mod:`tribune_env.envs.advice`) carries its
-advisor's spec (``model.advisor``, saved in the .zip); the agent then builds that
-advisor and gives the network the advised observation, so it needs each seat's view.
 """
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-from tribune_env.envs.advice import advise
 from tribune_env.errors import ConfigError, brief, install_hint
 
 from .base import Agent, choose
-from .shared import resolved, shared
+from .shared import shared
 from .weights import check_file, shown
-
-# The model files being loaded, outermost first: an advised model builds its advisor, maybe a model, inside.
-_loading: list[Path] = []
 
 
 class ModelAgent(Agent):
@@ -50,23 +41,7 @@ class ModelAgent(Agent):
         self.path = path
         self.deterministic = deterministic in (True, 1, "true", "True")
         self.name = f"model:{Path(path).name}" if path else "model"
-        with _loading_file(path):
-            self.model = shared(load_model, path) if model is None else model
-            self.advisor = None
-            if getattr(self.model, "advisor", None):
-                from . import make_agent
-
-                self.advisor = make_agent(self.model.advisor, seed=seed)
-
-    @property
-    def needs_views(self) -> bool:
-        """An advised model asks its advisor, which decides from the seat's view."""
-        return self.advisor is not None
-
-    def reset(self, seed=None) -> None:
-        super().reset(seed)
-        if self.advisor is not None:
-            self.advisor.reset(seed)
+        self.model = shared(load_model, path) if model is None else model
 
     def __getstate__(self):
         """Pickled as its file path (to reach a worker process), the network loaded again there."""
@@ -79,25 +54,18 @@ class ModelAgent(Agent):
         self.model = shared(load_model, self.path)
 
     def act(self, observation, action_mask, view=None) -> int:
-        return int(self.act_batch(observation[None], action_mask[None], [view])[0])
+        return int(self.act_batch(observation[None], action_mask[None])[0])
 
-    def act_batch(self, observations, action_masks, views=None) -> np.ndarray:
-        return choose(self.probabilities(observations, action_masks, views), self.deterministic, self.rng)
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        return choose(self.probabilities(observations, action_masks), self.deterministic, self.rng)
 
-    def probabilities(self, observations, action_masks, views=None) -> np.ndarray:
-        """The policy's action probabilities, restricted to the legal actions (`views` for an advised model)."""
+    def probabilities(self, observations, action_masks) -> np.ndarray:
+        """The policy's action probabilities, restricted to the legal actions."""
         import torch
 
         policy = self.model.policy
         masks = np.asarray(action_masks, dtype=bool)
         observations = np.asarray(observations, dtype=np.float32)
-        if self.advisor is not None:
-            if views is None or any(view is None for view in views):
-                raise ConfigError(
-                    f"{self.name} was trained with {self.model.advisor!r} advice: "
-                    f"it needs each seat's view to ask its advisor"
-                )
-            observations = advise(self.advisor, observations, masks, views)
         with torch.no_grad():
             obs, _ = policy.obs_to_tensor(observations)
             distribution = policy.get_distribution(obs, action_masks=masks)
@@ -111,25 +79,6 @@ def trusted(trust) -> bool:
         if trust is value or trust == str(value).lower():
             return value
     raise ConfigError(f"trust must be true or false, got {brief(trust)}")
-
-
-@contextmanager
-def _loading_file(path):
-    """Within: the model file at `path` is being loaded; the same file again inside (a model
-    advised by itself, maybe through others) is refused at once, not loaded until Python's
-    recursion limit."""
-    key = resolved(path) if path is not None else None
-    if key is None:  # no file to track: the loader says what is wrong with the path
-        yield
-        return
-    if key in _loading:
-        chain = " -> ".join(shown(p) for p in [*_loading[_loading.index(key) :], key])
-        raise ConfigError(f"a model is its own advisor: {chain}")
-    _loading.append(key)
-    try:
-        yield
-    finally:
-        _loading.pop()
 
 
 def check_model_file(path) -> None:
@@ -153,13 +102,10 @@ def load_model(path):
         model = MaskablePPO.load(path, device="cpu")
     except Exception as exc:  # a zip of another kind, or a corrupt file
         raise ConfigError(f"{shown(path)} is not a MaskablePPO model: {shown(exc)}") from None
-    advisor = getattr(model, "advisor", None)
-    if advisor is not None and not isinstance(advisor, str):
-        raise ConfigError(f"{shown(path)}: its advisor {brief(advisor)} is not an agent spec")
     from tribune_env import Game
 
     game = Game(2, seed=0, log=False)
-    size = game.obs_layout.size + (game.A.size if advisor else 0)
+    size = game.obs_layout.size
     if model.observation_space.shape != (size,) or model.action_space.n != game.A.size:
         raise ConfigError(
             f"{shown(path)} was trained on other spaces: observation {model.observation_space.shape}, "

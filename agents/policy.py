@@ -35,16 +35,16 @@ def export(model, path, players=()) -> None:
     layers = widths(extractor.policy_net)
     if layers != widths(extractor.value_net):
         raise ConfigError("a policy file holds policy and value towers of the same layers")
-    write(layers, policy.state_dict(), path, getattr(model, "advisor", None) or "", players)
+    write(layers, policy.state_dict(), path, players)
 
 
-def write(layers: list[int], state: dict, path, advisor: str = "", players=()) -> None:
+def write(layers: list[int], state: dict, path, players=()) -> None:
     """Write a policy file: the towers' `layers`, the network's `state` (tensors by name) and
     the table sizes it was trained at (`players`), so that playing it elsewhere can be told."""
     import torch
 
     state = {name: t.detach().cpu().clone() for name, t in state.items()}
-    saved = {"format": FORMAT.tag, "version": FORMAT.version, "layers": layers, "advisor": advisor, "state": state}
+    saved = {"format": FORMAT.tag, "version": FORMAT.version, "layers": layers, "state": state}
     torch.save({**saved, "players": sorted({int(n) for n in players})}, path)
 
 
@@ -105,7 +105,7 @@ def load_policy(path) -> Network:
     saved = weights.read(path, FORMAT)
     import torch  # weights.read has said, if need be, that policy files need it
 
-    advisor = saved.get("advisor")
+    advisor = saved.get("advisor")  # files of earlier versions say "" here; another network saw a move advised
     if advisor is not None and not (isinstance(advisor, str) and not advisor):
         raise ConfigError(
             f"{weights.shown(path)} was trained with {brief(advisor)} advice; a policy file plays from its observation alone"

@@ -227,29 +227,6 @@ def test_a_model_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypat
         make_agent(f"model:{bomb},trust=true")
 
 
-def test_a_model_advised_by_itself_is_refused_at_the_first_repeat(tmp_path, monkeypatch):
-    """Its saved advisor spec names its own file: the file is loaded once, then refused."""
-    import gymnasium as gym
-    from sb3_contrib import MaskablePPO
-
-    import agents.model
-    from tribune_env.envs.advice import advised_space
-
-    game = Game(2, seed=0, log=False)
-    env = gym.Env()
-    env.observation_space = advised_space(gym.spaces.Box(0.0, np.inf, (game.obs_layout.size,)), game.A.size)
-    env.action_space = gym.spaces.Discrete(game.A.size)
-    path = tmp_path / "self.zip"
-    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [4]})
-    model.advisor = f"model:{tmp_path}/../{tmp_path.name}/self.zip,trust=true"  # itself, by another name
-    model.save(path)
-    loads, load = [], agents.model.load_model
-    monkeypatch.setattr(agents.model, "load_model", lambda p: loads.append(p) or load(p))
-    with pytest.raises(ConfigError, match=f"a model is its own advisor: {path} -> {path}"):
-        make_agent(f"model:{path},trust=true")
-    assert loads == [str(path)]
-
-
 def test_agent_base_class_requires_act():
     with pytest.raises(NotImplementedError):
         Agent().act(None, None, None)

@@ -11,8 +11,7 @@ torch = pytest.importorskip("torch")
 
 from agents import make_agent, parse_spec, trusting, weights  # noqa: E402
 from agents.policy import FORMAT, Network  # noqa: E402
-from agents.trained import SHIPPED  # noqa: E402
-from tribune_env import ConfigError  # noqa: E402
+from tribune_env import ConfigError, Game  # noqa: E402
 
 MAX_MESSAGE = 600  # characters: a refusal names the problem, it never echoes the file
 
@@ -190,29 +189,44 @@ def test_a_file_agents_spec_carries_its_options_after_the_path():
     assert trusting("policy:p.pt") == "policy:p.pt"
 
 
-def test_a_model_file_loads_only_when_the_user_trusts_it(monkeypatch):
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory):
+    """A MaskablePPO model file of Tribune's spaces, as tribune train saves one."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from tribune_env.envs import VectorEnv
+
+    path = tmp_path_factory.mktemp("model") / "model.zip"
+    MaskablePPO("MlpPolicy", VectorEnv(num_envs=1, num_players=2), policy_kwargs={"net_arch": [8]}).save(path)
+    return path
+
+
+def test_a_model_file_loads_only_when_the_user_trusts_it(monkeypatch, model_file):
     import agents.model
 
+    model = model_file
     monkeypatch.setattr(agents.model, "load_model", lambda path: pytest.fail("the untrusted file was loaded"))
-    for spec in (f"model:{SHIPPED}", f"model:{SHIPPED},trust=false"):
+    for spec in (f"model:{model}", f"model:{model},trust=false"):
         text = refusal(spec)
         assert "is not trusted" in text and "trust=true" in text and "policy:PATH.pt" in text
-    assert "trust must be true or false, got 1" in refusal(f"model:{SHIPPED},trust=1")
+    assert "trust must be true or false, got 1" in refusal(f"model:{model},trust=1")
     with pytest.raises(ConfigError, match="is not trusted"):
-        agents.model.ModelAgent(path=str(SHIPPED))
+        agents.model.ModelAgent(path=str(model))
     monkeypatch.undo()
-    assert make_agent(f"model:{SHIPPED},trust=true").advisor is not None
+    assert make_agent(f"model:{model},trust=true").model.observation_space.shape == (Game(2).obs_layout.size,)
 
 
-def test_the_command_line_loads_model_files_only_with_trust_model_files():
+def test_the_command_line_loads_model_files_only_with_trust_model_files(model_file):
     from click.testing import CliRunner
 
     from training.cli import main
 
+    model = model_file
     games = ["--games", "2", "--workers", "1", "--round-limit", "1"]
-    refused = CliRunner().invoke(main, ["tournament", f"model:{SHIPPED}", "random", *games])
+    refused = CliRunner().invoke(main, ["tournament", f"model:{model}", "random", *games])
     assert refused.exit_code == 1 and "is not trusted" in refused.output
-    trusted = CliRunner().invoke(main, ["tournament", f"model:{SHIPPED}", "random", *games, "--trust-model-files"])
+    trusted = CliRunner().invoke(main, ["tournament", f"model:{model}", "random", *games, "--trust-model-files"])
     assert trusted.exit_code == 0, trusted.output
     assert "trust=true" in trusted.output
 

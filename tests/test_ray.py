@@ -163,8 +163,6 @@ def test_the_scaling_guide_example_runs(local_ray, capsys):
 
 
 def test_the_rllib_backend_refuses_what_it_does_not_do(tmp_path):
-    with pytest.raises(configs.ConfigError, match="rllib backend has no advisor"):
-        tiny(advisor="heuristic")
     with pytest.raises(configs.ConfigError, match="backend"):
         tiny(backend="tensorflow")
     result = CliRunner().invoke(main, ["train", "--ray-address", "auto", "--out", str(tmp_path / "x")])

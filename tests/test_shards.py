@@ -58,23 +58,6 @@ def test_shards_play_exactly_the_games_of_their_own_vector_envs():
         assert finished > 0  # games ended and were replaced on the way
 
 
-def test_an_advisor_travels_to_every_shard():
-    """An advised sharded env gives each shard's advised observations, the advisor pickled to it."""
-    settings = {"num_players": 2, "opponents": "random"}
-    alone = [
-        VectorEnv(num_envs=n, seed=s, advisor=make_agent("heuristic", seed=2), **settings)
-        for n, s in zip(shard_sizes(3, 2), shard_seeds(5, 2))
-    ]
-    rng = np.random.default_rng(1)
-    with ShardedVectorEnv(num_envs=3, shards=2, seed=5, advisor=make_agent("heuristic", seed=2), **settings) as env:
-        assert env.observation_space == alone[0].observation_space != VectorEnv(num_players=2).observation_space
-        assert np.array_equal(env.reset(), np.concatenate([a.reset() for a in alone]))
-        for _ in range(20):
-            actions = random_legal(env.action_masks().astype(np.int8), rng)
-            parts = [a.step(actions[lo:hi])[0] for a, lo, hi in zip(alone, (0, 2), (2, 3))]
-            assert np.array_equal(env.step(actions)[0], np.concatenate(parts))
-
-
 def test_a_shards_error_is_raised_in_the_caller_and_bad_shards_are_refused():
     with pytest.raises(ConfigError, match="num_players"):
         ShardedVectorEnv(num_envs=4, shards=2, num_players=1)

@@ -324,41 +324,6 @@ def test_opponents_can_be_replaced_between_steps_but_not_by_fewer():
     assert len(env._lineup.members) == 4
 
 
-class LastLegal:
-    """A deterministic advisor: the highest legal action, decided from the seat's own view."""
-
-    def __init__(self):
-        self.seats = []
-
-    def act(self, observation, action_mask, view):
-        self.seats.append(view.seat)
-        return int(np.flatnonzero(action_mask)[-1])
-
-
-def test_an_advisor_appends_its_move_for_the_learner_to_each_observation():
-    advisor = LastLegal()
-    plain = VectorEnv(num_envs=3, num_players=2, seed=4)
-    advised = VectorEnv(num_envs=3, num_players=2, seed=4, advisor=advisor)
-    size = plain.observation_space.shape[0]
-    assert advised.observation_space.shape == (size + plain.action_space.n,)
-    obs, base = advised.reset(), plain.reset()
-    finished = 0
-    for _ in range(300):
-        masks = advised.action_masks()
-        assert np.array_equal(obs[:, :size], base)  # the table as it was
-        assert np.array_equal(obs[:, size:], np.eye(masks.shape[1])[[np.flatnonzero(m)[-1] for m in masks]])
-        assert advisor.seats[-3:] == list(advised._learner)  # asked from the learner's seat
-        actions = random_legal(masks, np.random.default_rng(len(advisor.seats)))
-        obs, _, dones, infos = advised.step(actions)
-        base, _, _, plain_infos = plain.step(actions)
-        for i in np.flatnonzero(dones):
-            last = infos[i]["terminal_observation"]
-            assert np.array_equal(last[:size], plain_infos[i]["terminal_observation"])
-            assert not last[size:].any()  # a finished game has no advice
-            finished += 1
-    assert finished > 0
-
-
 @pytest.mark.parametrize("dtype", [np.uint64, np.uint32, np.uint8])
 def test_an_unsigned_action_past_the_space_is_named_not_wrapped(dtype):
     """2**64-1 as uint64 is not -1 (a game sitting out): it is an illegal action, named."""

@@ -508,7 +508,7 @@ def test_a_server_reachable_from_elsewhere_opens_no_path_and_loads_no_agent_file
     refused(client.post("/api/records/path", json={"path": str(records_file)}), 400, "upload the records file")
     assert ok(client.post("/api/records/upload", files={"file": ("g.jsonl", records_file.read_bytes())}))["games"]
     for spec in (
-        "model:agents/trained/advised-2p.zip",
+        "model:runs/x/model.zip",
         "rllib:policy.pt",
         "program:cmd=python bot.py",
         "guided:net=/etc/passwd",  # agents that load a policy file by a net=PATH option

@@ -79,9 +79,6 @@ class TrainConfig:
     imitation_learning_rate: float = setting(
         1e-3, "Adam's step size while imitating (lower to fine-tune an init_policy).", Range(0, 1, above=True)
     )
-    advisor: str = setting(
-        "", "Agent spec whose move is appended to the learner's observations, e.g. heuristic ('': none)."
-    )
     init_policy: str = setting(
         "",
         "Policy file (.pt) whose network a new run starts from, before any imitation: e.g. one trained at "
@@ -143,13 +140,8 @@ class TrainConfig:
             raise ConfigError(f"bad training config: reward must be one of {SCHEMES}")
         if self.backend not in BACKENDS:
             raise ConfigError(f"bad training config: backend must be one of {BACKENDS}, got {self.backend!r}")
-        if self.backend == "rllib" and self.advisor:
-            raise ConfigError("bad training config: the rllib backend has no advisor (advisor = '')")
-        if self.init_policy and (self.backend == "rllib" or self.advisor):
-            raise ConfigError(
-                "bad training config: init_policy starts a MaskablePPO network without advice "
-                "(backend = 'sb3', advisor = '')"
-            )
+        if self.init_policy and self.backend == "rllib":
+            raise ConfigError("bad training config: init_policy starts a MaskablePPO network (backend = 'sb3')")
         if self.backend == "rllib" and self.card_focus:
             raise ConfigError("bad training config: the rllib backend deals every card alike (card_focus = 0)")
         if self.backend == "rllib" and self.anneal:
@@ -167,7 +159,7 @@ class TrainConfig:
 
         # every agent is checked now, before a run writes anything: built (its options checked by
         # the agent itself), or, for an agent in a file, the file found (its contents when loaded)
-        for spec in [s for s, _ in self.pool()] + self.evaluation_specs() + ([self.advisor] if self.advisor else []):
+        for spec in [s for s, _ in self.pool()] + self.evaluation_specs():
             name, options = parse_spec(spec)
             if name not in FILE_AGENTS:
                 make_agent(spec)
@@ -276,6 +268,8 @@ def _typed(name: str, value, source: str):
 def read(path) -> TrainConfig:
     """A config file (TOML) on top of the defaults."""
     table = files.read_toml(path, MAX_BYTES)
+    if table.get("advisor") == "":  # a run saved while the settings had an advisor, unused
+        del table["advisor"]
     if "stage" in table:
         raise ConfigError(f"{path} is a recipe of stages, not one run's settings: make it with tribune make")
     return from_dict(table, source=str(path))

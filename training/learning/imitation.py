@@ -5,8 +5,7 @@ the heuristic, so PPO from scratch gets no signal against it. Imitation gives a 
 near the heuristic's level: heuristic self-play games are recorded (every decision's
 observation, mask and choice, and the final reward of the seat that chose), then the
 policy is fitted to the choices (masked cross-entropy) and the value head to the final
-rewards. PPO takes over from there. With an advisor (:mod:`tribune_env.envs.advice`) the
-recorded observations are advised, as the learner's will be.
+rewards. PPO takes over from there.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from tribune_env import Game, PlayerView
-from tribune_env.envs.advice import advise
 from tribune_env.envs.rewards import final_rewards
 
 from ..arena.games import derive_seed
@@ -36,31 +34,24 @@ class Demonstrations:
 
 def _play(job: tuple) -> tuple:
     """Heuristic self-play games `first`..`first + count - 1`, each seeded from `seed` and its
-    number. The agents are built once (an advisor in a file reads its file once) and reset for each game."""
-    from agents import make_agent
+    number. The agents are built once and reset for each game."""
     from agents.heuristic import HeuristicAgent
 
-    seed, first, count, players, reward, advisor = job
+    seed, first, count, players, reward = job
     agents = [HeuristicAgent() for _ in range(players)]
-    advisors = [make_agent(advisor) for _ in range(players)] if advisor else []
     observations, masks, actions, returns = [], [], [], []
     for number in range(first, first + count):
         game_seed = derive_seed(seed, number)
         game = Game(players, seed=game_seed, log=False)
         for seat in range(players):
             agents[seat].reset(seed=derive_seed(game_seed, seat))
-            if advisors:
-                advisors[seat].reset(seed=derive_seed(game_seed, players + seat))
         seats = []
         while not game.is_over:
             seat = game.current_player
             observation, mask, view = game.observe(seat), game.legal_mask(), PlayerView(game, seat)
             action = agents[seat].act(observation, mask, view)
-            mask = mask.astype(bool)
-            if advisors:
-                observation = advise(advisors[seat], observation[None], mask[None], [view])[0]
             observations.append(observation)
-            masks.append(mask)
+            masks.append(mask.astype(bool))
             actions.append(action)
             seats.append(seat)
             game.step(action)
@@ -68,15 +59,10 @@ def _play(job: tuple) -> tuple:
     return observations, masks, actions, returns
 
 
-def demonstrations(
-    games: int, players: int, reward: str, seed: int, workers: int = 1, progress=None, advisor: str = ""
-) -> Demonstrations:
-    """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`.
-
-    With an `advisor` spec the observations are advised by that agent.
-    """
+def demonstrations(games: int, players: int, reward: str, seed: int, workers: int = 1, progress=None) -> Demonstrations:
+    """Record `games` heuristic self-play games; the same arguments give the same data, whatever `workers`."""
     chunk = max(1, min(25, -(-games // (4 * workers))))  # games are seeded by number: any split gives the same data
-    jobs = [(seed, first, min(chunk, games - first), players, reward, advisor) for first in range(0, games, chunk)]
+    jobs = [(seed, first, min(chunk, games - first), players, reward) for first in range(0, games, chunk)]
     parts = list(_advance(parallel_map(_play, jobs, workers), jobs, progress))
     return Demonstrations(
         np.array([o for p in parts for o in p[0]], dtype=np.float32),

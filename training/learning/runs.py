@@ -91,7 +91,6 @@ KEPT_ON_RESUME = (
     "reward",
     "eval_opponents",
     "eval_games",
-    "advisor",
     "init_policy",
 )
 
@@ -233,9 +232,7 @@ class Run:
         workers = self.workers()
         self.echo(f"imitation: recording {c.imitation_games} heuristic self-play games on {workers} processes")
         with self.bar(c.imitation_games, "games") as bar:
-            data = imitation.demonstrations(
-                c.imitation_games, c.players, c.reward, c.seed, workers, bar.update, advisor=c.advisor
-            )
+            data = imitation.demonstrations(c.imitation_games, c.players, c.reward, c.seed, workers, bar.update)
         self.echo(f"imitation: {len(data)} decisions; fitting the network for {c.imitation_epochs} epochs")
         with self.bar(c.imitation_epochs, "epochs") as bar:
 

@@ -11,8 +11,7 @@ A run lives in one directory (:mod:`.runs`); this trainer's files in it::
     snapshots/step_N.zip  the learner's snapshots in the opponent pool
     best_model.zip        the model that did best against the last evaluation opponent
     model.zip             the model at the end
-    best_policy.pt, policy.pt   the same networks as weights-only policy files (``policy:`` agents;
-                          not for a model trained with advice, which needs its advisor)
+    best_policy.pt, policy.pt   the same networks as weights-only policy files (``policy:`` agents)
     progress*.csv, tensorboard/   stable-baselines3's own log (losses, entropy, ...)
     imitation.csv         the imitation warm start's losses, when there is one
 """
@@ -54,11 +53,6 @@ class Trainer(Run):
         for number, path in enumerate(self.state["snapshots"]):
             pool.add(self._snapshot_agent(self.files.root / path, number), self.config.snapshot_weight)
         return pool
-
-    def _advisor(self, seed: int):
-        from agents import make_agent
-
-        return make_agent(self.config.advisor, seed=derive_seed(seed, 1)) if self.config.advisor else None
 
     def _snapshot_agent(self, path: Path, number: int):
         """A snapshot plays by sampling its policy (from its own seeded generator), so that the pool's games vary."""
@@ -104,7 +98,6 @@ class Trainer(Run):
             verbose=0,
             policy_kwargs={"net_arch": {"pi": layers, "vf": layers}},
         )
-        model.advisor = c.advisor or None  # saved with the model: ModelAgent asks the same advisor
         if c.init_policy:
             from agents.policy import start_from
 
@@ -168,7 +161,6 @@ class Trainer(Run):
             "opponents": self._pool(),
             "reward": c.reward,
             "seed": seed,
-            "advisor": self._advisor(seed),
         }
         return VectorEnv(**settings) if shards == 1 else ShardedVectorEnv(shards=shards, **settings)
 
@@ -206,7 +198,7 @@ class Trainer(Run):
         from agents.policy import export
 
         rows = self.evaluate(int(model.num_timesteps), model.save)
-        if self.state["best"]["steps"] == int(model.num_timesteps) and not self.config.advisor:
+        if self.state["best"]["steps"] == int(model.num_timesteps):
             export(model, self.files.root / BEST_POLICY, self.config.sizes())
         for row in rows:
             model.logger.record(f"eval/win_rate_{row['opponent']}", row["win_rate"])
@@ -315,10 +307,9 @@ class SelfPlayCallback(BaseCallback):
             self.bar.close()
         t.checkpoint(model)
         model.save(t.files.final)
-        if not t.config.advisor:
-            from agents.policy import export
+        from agents.policy import export
 
-            export(model, t.files.root / FINAL_POLICY, t.config.sizes())
+        export(model, t.files.root / FINAL_POLICY, t.config.sizes())
 
 
 def train(config: configs.TrainConfig, out, resume: bool = False, progress: bool = True, echo=print) -> dict:

@@ -13,8 +13,3 @@ from gymnasium import spaces
 def observation_space(layout) -> spaces.Box:
     """The space of one observation of `layout` (every value is a count or a flag, so >= 0)."""
     return spaces.Box(0.0, np.inf, (layout.size,), np.float32)
-
-
-def extended_space(space: spaces.Box, size: int) -> spaces.Box:
-    """`space` with `size` more values (counts or flags) appended: advised observations."""
-    return spaces.Box(0.0, np.inf, (space.shape[0] + size,), np.float32)

@@ -5,8 +5,7 @@ A policy is anything that picks an action for a seat:
 - an object with ``act(observation, action_mask, view) -> int`` (the agents of ``agents/``);
   optionally ``reset()``, called by :class:`~tribune_env.envs.single.SingleAgentEnv` at the start
   of each game, and ``act_batch(observations, action_masks) -> actions``, which
-  :class:`~tribune_env.envs.vector.VectorEnv` uses to decide for many games in one call (and
-  passes the games' views as a third argument to a policy whose ``needs_views`` is true), or,
+  :class:`~tribune_env.envs.vector.VectorEnv` uses to decide for many games in one call, or,
   preferred to both, ``act_rows(buffers, params, masks, rows, deck_counts) -> actions``, which
   decides for the games in ``rows`` of the batch's arrays (``VectorGames.handle``) at once; or,
   preferred to all, ``sampler()`` and ``play_rows(games, rows, seats, samplers, readers)``,

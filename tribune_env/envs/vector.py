@@ -8,8 +8,7 @@ with ``play_rows``) until each game waits on its learner again, and
 returns batched observations, rewards and dones. A game that ends is replaced at once
 (automatic reset); its last observation is in ``infos[i]["terminal_observation"]``, with
 ``infos[i]["TimeLimit.truncated"]`` for a game cut at the round limit, and its victory card in
-``infos[i]["victory_card"]`` (``set_card_weights`` chooses the cards of the games to come). With an
-``advisor`` the learner's observations are advised (:mod:`tribune_env.envs.advice`).
+``infos[i]["victory_card"]`` (``set_card_weights`` chooses the cards of the games to come).
 
 With stable-baselines3 installed this class *is* an SB3 ``VecEnv``, so SB3 and
 sb3-contrib's MaskablePPO take it as it is; ``action_masks()`` gives the (N, actions)
@@ -25,7 +24,6 @@ from ..data import MAX_PLAYERS
 from ..errors import ConfigError
 from ..player import PlayerView
 from ..state import Status
-from .advice import advise, advised_space
 from .observation_space import observation_space
 from .opponents import LearnerSeats, Lineup
 from .vector_games import VectorGames
@@ -42,9 +40,7 @@ class VectorEnv(_Base):
     Parameters as :class:`~tribune_env.envs.single.SingleAgentEnv` (``opponents``,
     ``learner_seat``, ``reward``, the game as ``config`` or its settings by name, ``num_players``
     among them also second by position), plus ``num_envs``, ``seed``, ``threads`` (as
-    :class:`~tribune_env.envs.vector_games.VectorGames` takes it) and ``advisor``: an agent
-    whose move for the learner is appended to each of the learner's observations (see
-    :mod:`tribune_env.envs.advice`). An
+    :class:`~tribune_env.envs.vector_games.VectorGames` takes it). An
     :class:`~tribune_env.envs.opponents.OpponentPool` is drawn from anew for each game.
     With ``learner_seat="rotate"`` game slot i starts at seat i mod n, so the
     learners are spread over the seats at every moment. A policy object serves all games
@@ -59,7 +55,6 @@ class VectorEnv(_Base):
         learner_seat="rotate",
         reward: str = "win",
         seed=None,
-        advisor=None,
         **settings,
     ):
         if num_players is not None:  # given by position or name; else the config's
@@ -69,10 +64,7 @@ class VectorEnv(_Base):
         self._rng = np.random.default_rng(seed)
         self._seats = [LearnerSeats(learner_seat, n, first=i) for i in range(num_envs)]
         self.set_opponents(opponents)
-        self.advisor = advisor
         space = observation_space(self.games.obs_layout)
-        if advisor is not None:
-            space = advised_space(space, self.games.action_size)
         self._init_spaces(num_envs, space, spaces.Discrete(self.games.action_size))
         self._seeds = [None] * num_envs
         self._learner = np.zeros(num_envs, dtype=np.int64)
@@ -192,11 +184,8 @@ class VectorEnv(_Base):
 
     # ----------------------------------------------------------------- the games
     def _observations(self) -> np.ndarray:
-        """Every learner's observation now (each game waits on its learner), advised if asked."""
-        g = self.games
-        if self.advisor is None:
-            return g.observations.copy()
-        return advise(self.advisor, g.observations, self.action_masks(), self._views(range(self.num_envs)))
+        """Every learner's observation now (each game waits on its learner)."""
+        return self.games.observations.copy()
 
     def _views(self, idx) -> list:
         g = self.games
@@ -269,8 +258,6 @@ class VectorEnv(_Base):
             return policy.act_rows(*g.handle, idx, g.deck_counts)
         if not hasattr(policy, "act_batch"):
             return [policy.act(g.observations[i], g.masks[i], view) for i, view in zip(idx, self._views(idx))]
-        if getattr(policy, "needs_views", False):  # e.g. a snapshot trained with advice
-            return policy.act_batch(g.observations[idx], g.masks[idx], self._views(idx))
         return policy.act_batch(g.observations[idx], g.masks[idx])
 
     def _advance(self, actions, rewards, dones, infos):
@@ -283,11 +270,8 @@ class VectorEnv(_Base):
             learner = int(self._learner[i])
             rewards[i] = final[i, learner]
             dones[i] = True
-            last = game.observe(learner)[None]
-            if self.advisor is not None:  # a finished game: no legal move, no advice
-                last = advise(self.advisor, last, np.zeros((1, self.games.action_size), dtype=bool), [None])
             infos[i] = {
-                "terminal_observation": last[0],
+                "terminal_observation": game.observe(learner),
                 "TimeLimit.truncated": int(ended[i]) == Status.TRUNCATED,
                 "learner_seat": learner,
                 "scores": game.scores(),
