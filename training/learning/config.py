@@ -22,6 +22,8 @@ from tribune_env.errors import ConfigError
 from ..bounds import MAX_GAMES, MAX_SEED, MAX_WORKERS
 
 MAX_BYTES = 2**20  # a config file: a few hundred bytes
+# Settings of earlier versions at the value that did nothing: runs saved with them still resume.
+RETIRED = {"advisor": "", "card_focus": 0.0}
 MAX_ROLLOUT = 65_536  # n_steps x num_envs: the rollout is held in memory, about 8 KB a step
 MAX_LAYERS, MAX_WIDTH = 4, 512
 MAX_STEPS = 10**10
@@ -92,12 +94,6 @@ class TrainConfig:
         "('': players only). Evaluations stay at players.",
     )
     stage_steps: int = setting(400_000, "Decisions at each size of table_sizes before the next.", Range(1, MAX_STEPS))
-    card_focus: float = setting(
-        0.0,
-        "Share of the learner's games dealt the victory card it has won least lately, the rest drawing "
-        "theirs as usual (0: every game draws its own; sb3 only).",
-        Range(0, 1),
-    )
     eval_every: int = setting(50_000, "Steps between evaluations (0: only at the end).", Range(0, MAX_STEPS))
     eval_games: int = setting(100, "Games per evaluation opponent.", Range(1, MAX_GAMES))
     eval_opponents: str = setting(
@@ -142,8 +138,6 @@ class TrainConfig:
             raise ConfigError(f"bad training config: backend must be one of {BACKENDS}, got {self.backend!r}")
         if self.init_policy and self.backend == "rllib":
             raise ConfigError("bad training config: init_policy starts a MaskablePPO network (backend = 'sb3')")
-        if self.backend == "rllib" and self.card_focus:
-            raise ConfigError("bad training config: the rllib backend deals every card alike (card_focus = 0)")
         if self.backend == "rllib" and self.anneal:
             raise ConfigError("bad training config: the rllib backend keeps learning_rate constant (anneal = 0)")
         if self.backend == "rllib" and self.table_sizes:
@@ -268,8 +262,9 @@ def _typed(name: str, value, source: str):
 def read(path) -> TrainConfig:
     """A config file (TOML) on top of the defaults."""
     table = files.read_toml(path, MAX_BYTES)
-    if table.get("advisor") == "":  # a run saved while the settings had an advisor, unused
-        del table["advisor"]
+    for name, idle in RETIRED.items():
+        if name in table and table[name] == idle and type(table[name]) is type(idle):
+            del table[name]
     if "stage" in table:
         raise ConfigError(f"{path} is a recipe of stages, not one run's settings: make it with tribune make")
     return from_dict(table, source=str(path))

@@ -34,7 +34,7 @@ from tribune_env.errors import ConfigError
 from . import config as configs
 from . import imitation
 from .baselines import evaluate_agent
-from .curriculum import valid_counts
+from .card_rates import valid_counts
 
 RUN_FILES = {
     "config": "config.toml",
@@ -76,7 +76,7 @@ STATE = {
             and isinstance(v.get("opponent"), str)
         )
     ),
-    "cards": lambda v: v is None or valid_counts(v),  # the card curriculum's counts (not in older runs)
+    "cards": lambda v: v is None or valid_counts(v),  # the per-card win counts (not in older runs)
 }
 
 # Settings a resumed run cannot change: the trainer, the network, what its games are, and

@@ -31,7 +31,7 @@ from tribune_env.errors import ConfigError, install_hint
 from ..arena.games import derive_seed
 from . import config as configs
 from . import imitation
-from .curriculum import CardCurriculum
+from .card_rates import CardRates
 from .runs import Run, append_csv, crossed
 from .shards import ShardedVectorEnv
 
@@ -212,8 +212,8 @@ except ImportError:  # the train extra is missing; Trainer refuses to run withou
 
 
 class SelfPlayCallback(BaseCallback):
-    """Progress bar, per-rollout statistics, the card curriculum, and snapshots, evaluations and
-    checkpoints on schedule.
+    """Progress bar, per-rollout statistics (per-card win rates among them), and snapshots,
+    evaluations and checkpoints on schedule.
 
     Scheduled events run at the start of a rollout, after the update that used the steps
     they are due at, so a snapshot, an evaluation or a checkpoint at step N is the model
@@ -224,7 +224,7 @@ class SelfPlayCallback(BaseCallback):
         super().__init__()
         self.trainer = trainer
         self.games, self.wins, self.rewards = 0, 0.0, []
-        self.cards = CardCurriculum(trainer.config.card_focus, trainer.state.get("cards"))
+        self.cards = CardRates(trainer.state.get("cards"))
         self.bar = None
 
     def _on_training_start(self) -> None:
@@ -248,9 +248,6 @@ class SelfPlayCallback(BaseCallback):
 
     def _on_rollout_start(self) -> None:
         self._scheduled(self.model)
-        if self.cards.focus:  # the next rollout's deals, from the rates so far
-            n = self.training_env.num_players
-            self.training_env.set_card_weights(self.cards.weights(GameConfig(n).fitting_cards(), 1 / n))
 
     def _scheduled(self, model) -> None:
         """The snapshots, evaluations and checkpoints due since the last rollout boundary."""
