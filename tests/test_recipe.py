@@ -92,10 +92,25 @@ def test_each_stage_starts_from_the_network_before_with_its_own_seed(made):
 def test_the_recipe_writes_each_stage_and_its_last_network(made):
     out, _, first = made
     assert [row["stage"] for row in first["stages"]] == NAMES
-    assert [int(row["decisions"]) for row in first["stages"]] == [128, 128, 64]
+    assert [int(row["decisions"]) for row in first["stages"]] == [128, 128, 128]  # whole rollouts of 4 x 32
     assert all(0 <= float(row["vs_random"]) <= 1 for row in first["stages"])
     assert first["stages"][2]["best_response"] != "" and first["stages"][0]["best_response"] == ""
     assert first["network"] == (out / "3-league/round-1/main/policy.pt").read_bytes()
+
+
+@pytest.mark.full
+def test_the_curve_puts_each_stage_after_the_one_before(made, monkeypatch):
+    out, _, _ = made
+    drawn = {}
+    monkeypatch.setattr(
+        "training.learning.figures.learning_curve", lambda *args, **kwargs: drawn.update(args=args, kwargs=kwargs)
+    )
+    recipe.resume(out).curve([0, 1, 2])
+    evaluations, training, config, path, starts = drawn["args"]
+    assert starts == [(0, "imitate"), (128, "win"), (256, "league")] and config.players == 3
+    assert [row["steps"] for row in training] == [128, 256, 384]
+    assert [row["steps"] for row in evaluations] == [128, 256, 384]  # each run evaluated at its end
+    assert (out / "curve.png").stat().st_size > 0
 
 
 @pytest.mark.full

@@ -403,7 +403,7 @@ def expert_command(config_file, out, resume, rounds):
     default="runs/make",
     show_default=True,
     callback=output(directory=True),
-    help="The recipe's directory: one run per stage, stages.csv, policy.pt.",
+    help="The recipe's directory: one run per stage, stages.csv, curve.png, policy.pt.",
 )
 @click.option("--resume", is_flag=True, help="Go on with the recipe in --out at its first unfinished stage.")
 def make_command(recipe, out, resume):

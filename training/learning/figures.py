@@ -9,9 +9,10 @@ from matplotlib.figure import (
 from ..arena.plots import win_bars
 
 
-def learning_curve(evaluations: list[dict], training: list[dict], config, path) -> None:
+def learning_curve(evaluations: list[dict], training: list[dict], config, path, stages=()) -> None:
     """Write the run's learning curve at `path`: evaluation win rates (95% bands) and the self-play
-    win rate, from the rows of its evaluation and training logs."""
+    win rate, from the rows of its evaluation and training logs; `stages` (step, name) mark where
+    each stage of a recipe starts."""
     fig = Figure(figsize=(8, 4.5), layout="constrained")
     ax = fig.subplots()
     for opponent in dict.fromkeys(r["opponent"] for r in evaluations):
@@ -29,6 +30,9 @@ def learning_curve(evaluations: list[dict], training: list[dict], config, path) 
             label="vs the opponent pool (training games)",
         )
     ax.axhline(1 / config.players, color="grey", linestyle="--", label="even share")
+    for step, name in stages:
+        ax.axvline(step, color="black", linewidth=0.8, alpha=0.5)
+        ax.annotate(name, (step, 0.01), xytext=(3, 0), textcoords="offset points", va="bottom", fontsize="small")
     ax.set(
         title=f"Learning curve, {config.players} players: win rate with 95% Wilson interval",
         xlabel="learner steps",

@@ -12,6 +12,7 @@ games. In ``OUT``::
     recipe.toml        the recipe as resolved when the run started (``--resume`` reads it)
     1-NAME/, 2-NAME/   each stage's run (a league's directory for a league stage)
     stages.csv         per finished stage: its decisions, minutes, and its network's evaluation
+    curve.png          the finished stages' learning curves end to end, each stage's start marked
     policy.pt          a copy of the latest stage's network (play it as ``policy:OUT/policy.pt``)
 
 A stage is done when its network (``policy.pt``) is there; a resumed recipe starts at the first
@@ -31,7 +32,7 @@ from tribune_env.errors import ConfigError
 from . import config as configs
 from .league import LeagueConfig
 
-RECIPE, STAGES, POLICY = "recipe.toml", "stages.csv", "policy.pt"
+RECIPE, STAGES, POLICY, CURVE = "recipe.toml", "stages.csv", "policy.pt", "curve.png"
 MAX_STAGES = 20
 STAGE_KEYS = {"name", "league"}
 
@@ -152,13 +153,40 @@ class Run:
         found.run()
 
     def report(self) -> list[dict]:
-        """Write ``stages.csv`` from the finished stages; its rows."""
-        rows = [self.row(i) for i in range(len(self.recipe)) if self.done(i)]
+        """Write ``stages.csv`` and ``curve.png`` from the finished stages; the rows of ``stages.csv``."""
+        done = [i for i in range(len(self.recipe)) if self.done(i)]
+        rows = [self.row(i) for i in done]
         with open(self.out / STAGES, "w", newline="") as file:
             writer = csv.DictWriter(file, fieldnames=list(dict.fromkeys(k for row in rows for k in row)) or ["stage"])
             writer.writeheader()
             writer.writerows(rows)
+        if done:
+            self.curve(done)
         return rows
+
+    def runs(self, index: int) -> list[Path]:
+        """The training runs of stage `index`, in order: the stage's own, or its league's main runs."""
+        from .league import trainee
+
+        stage = self.recipe[index]
+        if stage.league is None:
+            return [self.directory(index)]
+        return [trainee(self.directory(index), number) for number in range(1, stage.league.rounds + 1)]
+
+    def curve(self, stages: list[int]) -> None:
+        """The training and evaluation logs of `stages`' runs end to end, each run's steps after the last's."""
+        from .figures import learning_curve
+        from .runs import RunFiles, read_csv
+
+        evaluations, training, starts, offset = [], [], [], 0
+        for index in stages:
+            starts.append((offset, self.recipe[index].name))
+            for run in self.runs(index):
+                logs = RunFiles(run)
+                for log, found in zip((evaluations, training), (read_csv(logs.evaluations), read_csv(logs.training))):
+                    log.extend({**row, "steps": row["steps"] + offset} for row in found)
+                offset += steps(run)
+        learning_curve(evaluations, training, self.recipe[0].config, self.out / CURVE, starts)
 
     def row(self, index: int) -> dict:
         """A finished stage: its decisions and minutes, its network's last evaluation against each opponent,
@@ -167,17 +195,23 @@ class Run:
         from .runs import RunFiles, read_csv
 
         stage, out = self.recipe[index], self.directory(index)
-        row = {"stage": f"{index + 1}-{stage.name}"}
+        row = {"stage": f"{index + 1}-{stage.name}", "decisions": sum(steps(run) for run in self.runs(index))}
         if stage.league is None:
-            state = files.read_json(RunFiles(out).state, league.MAX_BYTES)
-            return row | {"decisions": state["steps"], "minutes": round(state["seconds"] / 60, 1)} | evaluation(out)
+            seconds = files.read_json(RunFiles(out).state, configs.MAX_BYTES)["seconds"]
+            return row | {"minutes": round(seconds / 60, 1)} | evaluation(out)
         rounds = read_csv(out / league.ROUNDS)
         return row | {
-            "decisions": stage.config.steps * stage.league.rounds,
             "minutes": round(sum(r["minutes"] for r in rounds), 1),
             **evaluation(league.trainee(out, stage.league.rounds)),
             "best_response": round(rounds[-1]["vs_network"], 4),
         }
+
+
+def steps(run: Path) -> int:
+    """The decisions a training run has made."""
+    from .runs import RunFiles
+
+    return int(files.read_json(RunFiles(run).state, configs.MAX_BYTES)["steps"])
 
 
 def evaluation(run: Path) -> dict:
