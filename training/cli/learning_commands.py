@@ -430,4 +430,6 @@ def make_command(recipe, out, resume):
         click.echo(f"making a {run.recipe[0].config.players}-player network into {run.out}: stages {names}")
         rows = run.run()
     click.echo("\n" + recipes.table(rows))
-    click.echo(f"\nnetwork: {run.out / recipes.POLICY}; stages: {run.out / recipes.STAGES}")
+    click.echo(
+        f"\nnetwork: {run.out / recipes.POLICY}; stages: {run.out / recipes.STAGES}; curve: {run.out / recipes.CURVE}"
+    )
