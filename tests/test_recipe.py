@@ -1,16 +1,21 @@
 """tribune make: a recipe's stages run one after another, each from the network before, resumable."""
 
+import random
+
 import pytest
+import tomllib
 from click.testing import CliRunner
 from conftest import csv_rows, tribune
 
 pytest.importorskip("sb3_contrib")
 
+from saving_fuzz import ODD_VALUES  # noqa: E402
+
 from training.cli import main  # noqa: E402
 from training.cli.options import RECIPES  # noqa: E402
 from training.learning import config as configs  # noqa: E402
 from training.learning import recipe  # noqa: E402
-from tribune_env import ConfigError  # noqa: E402
+from tribune_env import ConfigError, files  # noqa: E402
 
 SHARED = """
 players = 3
@@ -173,3 +178,36 @@ def test_tribune_train_refuses_a_recipe_of_stages_and_names_tribune_make(tmp_pat
     (tmp_path / "tiny.toml").write_text(SHARED + STAGES)
     with pytest.raises(ConfigError, match="a recipe of stages.*tribune make"):
         configs.read(tmp_path / "tiny.toml")
+
+
+def mutated(rng: random.Random, text: str) -> dict:
+    """The recipe `text` changed as data (a value made odd, a key dropped or set) or as text (a few
+    characters changed, maybe cut short), read back as a table; ConfigError if it is no TOML."""
+    if rng.random() < 0.5:
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            chars[rng.randrange(len(chars))] = rng.choice("=[]{}\"'#\n 0x.,-")
+        changed = "".join(chars)
+        return files.parse_toml(changed[: rng.randint(0, len(text))] if rng.random() < 0.3 else changed, "fuzzed")
+    table = tomllib.loads(text)
+    where = table if rng.random() < 0.4 else rng.choice(table["stage"])
+    key = rng.choice([*where, "league", "name", "stage", "steps", "bogus"])
+    if rng.random() < 0.2:
+        where.pop(key, None)
+    else:
+        where[key] = rng.choice([*ODD_VALUES, [{}], [{"name": 3}], {"rounds": "1"}, tomllib.loads(text)["stage"]])
+    return table
+
+
+def test_fuzzed_recipes_are_refused_by_name_or_read():
+    """Reading each mutated recipe either raises ConfigError or gives checked stages."""
+    rng, outcomes = random.Random(7), {"refused": 0, "read": 0}
+    for _ in range(400):
+        try:
+            made = recipe.stages(mutated(rng, SHARED + STAGES), "fuzzed.toml")
+        except ConfigError:
+            outcomes["refused"] += 1
+            continue
+        assert made and all(isinstance(stage.config, configs.TrainConfig) for stage in made)
+        outcomes["read"] += 1
+    assert outcomes["refused"] > 100 and outcomes["read"] > 20, outcomes

@@ -4,8 +4,8 @@ A shipped network is made by one recipe for its table size, run by one command. 
 TOML file: top-level training settings shared by every stage (deltas over the defaults of
 :class:`.config.TrainConfig`), then ``[[stage]]`` tables, each a ``name`` and the settings in
 which it differs. Each stage is a ``tribune train`` run that starts from the stage before's
-network (the first from the top-level ``init_policy``, or from nothing); a stage with a ``league`` table
-(:class:`.league.LeagueConfig`'s settings) is a ``tribune league`` from it instead. Stage i
+network (the first from the top-level ``init_policy``, or from nothing); a stage with a
+``league`` table (:class:`.league.LeagueConfig`'s settings) is a ``tribune league`` from it instead. Stage i
 (0-based) plays with seed ``seed + i`` unless it gives its own, so that every stage plays new
 games. In ``OUT``::
 
@@ -15,8 +15,8 @@ games. In ``OUT``::
     curve.png          the finished stages' learning curves end to end, each stage's start marked
     policy.pt          a copy of the latest stage's network (play it as ``policy:OUT/policy.pt``)
 
-A stage is done when its network (``policy.pt``) is there; a resumed recipe starts at the first
-that is not, resuming it from its checkpoint.
+A training stage is done when its network (``policy.pt``) is there, a league when its last
+network is measured too; a resumed recipe starts at the first stage not done and resumes it.
 """
 
 from __future__ import annotations
