@@ -104,6 +104,21 @@ def test_the_recipe_writes_each_stage_and_its_last_network(made):
 
 
 @pytest.mark.full
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_recipes_network_plays_a_legal_game_by_its_spec_at_every_table_size(made, players):
+    from agents import make_agent
+    from tribune_env import Game, PlayerView
+
+    out, _, _ = made
+    agent, game = make_agent(f"policy:{out / 'policy.pt'}"), Game(players, seed=players, log=False)
+    while not game.is_over:
+        seat = game.current_player
+        action = agent.act(game.observe(seat), game.legal_mask(), PlayerView(game, seat))
+        assert game.legal_mask()[action]
+        game.step(action)
+
+
+@pytest.mark.full
 def test_the_curve_puts_each_stage_after_the_one_before(made, monkeypatch):
     out, _, _ = made
     drawn = {}
