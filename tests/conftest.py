@@ -162,3 +162,9 @@ def csv_rows(path) -> list[dict]:
     """A CSV file's rows, by column name."""
     with open(path, newline="") as file:
         return list(csv.DictReader(file))
+
+
+def written(out, *patterns) -> dict:
+    """Each file under `out` that a glob of `patterns` finds, and when it was written."""
+    found = [path for pattern in patterns for path in out.glob(pattern)]
+    return {str(path.relative_to(out)): path.stat().st_mtime_ns for path in found}

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import csv_rows, tribune
+from conftest import csv_rows, tribune, written
 
 pytest.importorskip("sb3_contrib")
 
@@ -62,8 +62,7 @@ def rounds(out):
 
 def done_files(out):
     """Each finished step's file, and when it was written."""
-    found = [*out.glob("round-*/exploiter/exploit.json"), *out.glob("round-*/main/policy.pt")]
-    return {str(path.relative_to(out)): path.stat().st_mtime_ns for path in found}
+    return written(out, "round-*/exploiter/exploit.json", "round-*/main/policy.pt")
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import random
 import pytest
 import tomllib
 from click.testing import CliRunner
-from conftest import csv_rows, tribune
+from conftest import csv_rows, tribune, written
 
 pytest.importorskip("sb3_contrib")
 
@@ -52,18 +52,9 @@ league = { rounds = 1, exploit_decisions = 64, exploit_games = 3 }
 NAMES = ["1-imitate", "2-win", "3-league"]
 
 
-def make(*args):
-    return tribune("make", *args)
-
-
-def stages(out):
-    return csv_rows(out / "stages.csv")
-
-
-def written(out):
+def done_files(out):
     """Each stage's network or league summary, and when it was written."""
-    found = [*out.glob("*/policy.pt"), *out.glob("*/round-*/exploiter/exploit.json")]
-    return {str(path.relative_to(out)): path.stat().st_mtime_ns for path in found}
+    return written(out, "*/policy.pt", "*/round-*/exploiter/exploit.json")
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +64,15 @@ def made(tmp_path_factory):
     root = tmp_path_factory.mktemp("recipe")
     (root / "tiny.toml").write_text(SHARED + STAGES)
     out = root / "out"
-    said = [make(str(root / "tiny.toml"), "--out", str(out))]
-    first = {"written": written(out), "stages": stages(out), "network": (out / "policy.pt").read_bytes()}
+    said = [tribune("make", str(root / "tiny.toml"), "--out", str(out))]
+    first = {
+        "written": done_files(out),
+        "stages": csv_rows(out / "stages.csv"),
+        "network": (out / "policy.pt").read_bytes(),
+    }
     (out / "2-win/policy.pt").unlink()
     (out / "3-league/round-2/exploiter/exploit.json").unlink()  # the league's last measurement
-    said.append(make("--out", str(out), "--resume"))
+    said.append(tribune("make", "--out", str(out), "--resume"))
     return out, said, first
 
 
@@ -136,7 +131,7 @@ def test_the_curve_puts_each_stage_after_the_one_before(made, monkeypatch):
 @pytest.mark.full
 def test_a_resumed_recipe_goes_on_at_its_first_unfinished_stage(made):
     out, said, first = made
-    again = written(out)
+    again = done_files(out)
     assert again["1-imitate/policy.pt"] == first["written"]["1-imitate/policy.pt"]  # done: not run again
     assert again["2-win/policy.pt"] != first["written"]["2-win/policy.pt"]  # written again from its checkpoint
     assert (
@@ -144,7 +139,7 @@ def test_a_resumed_recipe_goes_on_at_its_first_unfinished_stage(made):
     )
     assert "3-league/round-2/exploiter/exploit.json" in again  # measured again
     assert "resuming" in said[1] and "stage 1 of 3" not in said[1]
-    assert [row["stage"] for row in stages(out)] == NAMES
+    assert [row["stage"] for row in csv_rows(out / "stages.csv")] == NAMES
 
 
 def test_the_shipped_recipes_make_each_table_size_from_imitation_of_the_heuristic():
