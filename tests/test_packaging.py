@@ -40,11 +40,11 @@ def test_the_licence_is_an_spdx_expression_with_its_file(tmp_path):
 
 
 def test_the_package_ships_the_networks_that_play_and_not_their_lineage(tmp_path):
-    from agents.trained import POLICIES, SHIPPED
+    from agents.trained import POLICIES
 
     sources = built_metadata(tmp_path, "SOURCES.txt").splitlines()
     shipped = {line for line in sources if line.startswith("agents/trained/") and not line.endswith(".py")}
-    assert shipped == {f"agents/trained/{path.name}" for path in [SHIPPED, *POLICIES.values()]}
+    assert shipped == {f"agents/trained/{path.name}" for path in POLICIES.values()}
 
 
 def test_the_classifiers_name_the_supported_pythons():
