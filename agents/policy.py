@@ -105,7 +105,7 @@ def load_policy(path) -> Network:
     saved = weights.read(path, FORMAT)
     import torch  # weights.read has said, if need be, that policy files need it
 
-    advisor = saved.get("advisor")  # files of earlier versions say "" here; another network saw a move advised
+    advisor = saved.get("advisor")  # "" in earlier versions' files; anything else: advice was in its observations
     if advisor is not None and not (isinstance(advisor, str) and not advisor):
         raise ConfigError(
             f"{weights.shown(path)} was trained with {brief(advisor)} advice; a policy file plays from its observation alone"
