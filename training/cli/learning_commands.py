@@ -28,6 +28,7 @@ from .options import (
     needs_extra,
     output,
     ray_address,
+    run_directory,
     takes_agents,
     trusted_specs,
     trusts_models,
@@ -62,14 +63,7 @@ def _setting_flags(settings):
     type=Recipe(),
     help="A TOML file of settings, or the name of a shipped recipe (quick, selfplay-4p, ...: training/configs/).",
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="runs/latest",
-    show_default=True,
-    callback=output(directory=True),
-    help="The run's directory: checkpoints, snapshots, logs, models and plots.",
-)
+@run_directory("runs/latest", "The run's directory: checkpoints, snapshots, logs, models and plots.")
 @click.option(
     "--resume",
     is_flag=True,
@@ -244,14 +238,7 @@ def evaluate_command(model, opponents, players, games, seed, workers, out, ray_a
 @click.option(
     "--workers", type=WORKERS, help="Processes for the games [default: the config's workers, or the number of CPUs]."
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="runs/exploit",
-    show_default=True,
-    callback=output(directory=True),
-    help="The best response's run directory (tribune train's files) and its exploit.json.",
-)
+@run_directory("runs/exploit", "The best response's run directory (tribune train's files) and its exploit.json.")
 def exploit_command(agent, players, decisions, games, seed, start, config_file, workers, out):
     """Measure how exploitable AGENT is: train a best response against it, frozen.
 
@@ -292,13 +279,8 @@ def exploit_command(agent, players, decisions, games, seed, start, config_file, 
     help="The exploiters' training settings, as tribune exploit --config takes them, with the main network's "
     "net_arch and workers [default: tribune train's defaults].",
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="runs/league",
-    show_default=True,
-    callback=output(directory=True),
-    help="The league's directory: round-N/exploiter and round-N/main runs, rounds.csv, curve.png, policy.pt.",
+@run_directory(
+    "runs/league", "The league's directory: round-N/exploiter and round-N/main runs, rounds.csv, curve.png, policy.pt."
 )
 @click.option(
     "--resume",
@@ -350,14 +332,7 @@ def league_command(config_file, exploit_config, out, resume, **flags):
     type=click.Path(exists=True, dir_okay=False),
     help="A TOML file of expert-iteration settings (docs/training.md) [default: the defaults].",
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="runs/expert",
-    show_default=True,
-    callback=output(directory=True),
-    help="The run's directory: config.json, rounds.csv, curve.png, policy.pt, checkpoint.pt.",
-)
+@run_directory("runs/expert", "The run's directory: config.json, rounds.csv, curve.png, policy.pt, checkpoint.pt.")
 @click.option("--resume", is_flag=True, help="Go on with the run in --out from its last round.")
 @click.option(
     "--rounds", type=click.IntRange(1, 10**6), help="Rounds in all (to extend a run) [default: the recipe's]."
@@ -397,14 +372,7 @@ def expert_command(config_file, out, resume, rounds):
 @loads_models
 @click.command("make")
 @click.argument("recipe", type=Recipe(), required=False)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="runs/make",
-    show_default=True,
-    callback=output(directory=True),
-    help="The recipe's directory: one run per stage, stages.csv, curve.png, policy.pt.",
-)
+@run_directory("runs/make", "The recipe's directory: one run per stage, stages.csv, curve.png, policy.pt.")
 @click.option("--resume", is_flag=True, help="Go on with the recipe in --out at its first unfinished stage.")
 def make_command(recipe, out, resume):
     """Make a network by a recipe: its stages of training, one after another.

@@ -124,6 +124,18 @@ def output(directory: bool = False):
     return check
 
 
+def run_directory(default: str, holds: str):
+    """The --out option of a command that writes a run's directory (`holds`: what it holds), checked before any work."""
+    return click.option(
+        "--out",
+        type=click.Path(file_okay=False),
+        default=default,
+        show_default=True,
+        callback=output(directory=True),
+        help=holds,
+    )
+
+
 @contextmanager
 def needs_extra(extra: str, what: str):
     """A missing optional package as a message naming the extra that brings it, not a traceback."""
