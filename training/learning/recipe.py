@@ -126,12 +126,20 @@ class Run:
         return config.replace(init_policy=str(self.network(index - 1))) if index else config
 
     def run(self) -> list[dict]:
-        """Run the stages not done yet, in order; the rows of ``stages.csv``."""
-        for index in range(len(self.recipe)):
+        """Run the stages not done yet, in order, each one's network and figures out as it ends; the rows
+        of ``stages.csv``."""
+        last = len(self.recipe) - 1
+        for index in range(last):
             if not self.done(index):
                 self.run_stage(index)
-            shutil.copyfile(self.network(index), self.out / POLICY)
-            self.report()
+                self.publish(index)  # while the next stage runs
+        if not self.done(last):
+            self.run_stage(last)
+        return self.publish(last)
+
+    def publish(self, index: int) -> list[dict]:
+        """Stage `index`'s network as ``OUT/policy.pt``, and the finished stages' figures; their rows."""
+        shutil.copyfile(self.network(index), self.out / POLICY)
         return self.report()
 
     def run_stage(self, index: int) -> None:
@@ -185,20 +193,20 @@ class Run:
                 logs = RunFiles(run)
                 for log, found in zip((evaluations, training), (read_csv(logs.evaluations), read_csv(logs.training))):
                     log.extend({**row, "steps": row["steps"] + offset} for row in found)
-                offset += steps(run)
+                offset += int(state(run)["steps"])
         learning_curve(evaluations, training, self.recipe[0].config, self.out / CURVE, starts)
 
     def row(self, index: int) -> dict:
         """A finished stage: its decisions and minutes, its network's last evaluation against each opponent,
         and for a league the win rate of the best response to its last network."""
         from . import league
-        from .runs import RunFiles, read_csv
+        from .runs import read_csv
 
         stage, out = self.recipe[index], self.directory(index)
-        row = {"stage": f"{index + 1}-{stage.name}", "decisions": sum(steps(run) for run in self.runs(index))}
+        states = [state(run) for run in self.runs(index)]
+        row = {"stage": f"{index + 1}-{stage.name}", "decisions": sum(int(s["steps"]) for s in states)}
         if stage.league is None:
-            seconds = files.read_json(RunFiles(out).state, configs.MAX_BYTES)["seconds"]
-            return row | {"minutes": round(seconds / 60, 1)} | evaluation(out)
+            return row | {"minutes": round(states[0]["seconds"] / 60, 1)} | evaluation(out)
         rounds = read_csv(out / league.ROUNDS)
         return row | {
             "minutes": round(sum(r["minutes"] for r in rounds), 1),
@@ -207,11 +215,11 @@ class Run:
         }
 
 
-def steps(run: Path) -> int:
-    """The decisions a training run has made."""
+def state(run: Path) -> dict:
+    """A training run's state.json: its decisions so far (``steps``) and ``seconds``, among others."""
     from .runs import RunFiles
 
-    return int(files.read_json(RunFiles(run).state, configs.MAX_BYTES)["steps"])
+    return files.read_json(RunFiles(run).state, configs.MAX_BYTES)
 
 
 def evaluation(run: Path) -> dict:
