@@ -186,27 +186,29 @@ def test_a_policy_file_starts_no_narrower_or_deeper_network(run, tmp_path, net_a
 
 
 def test_a_run_starts_from_its_policy_file_before_imitating_and_resumes_without_it(run, tmp_path, monkeypatch):
-    """The imitation of the heuristic fine-tunes the file's network (at imitation_learning_rate);
-    a resumed run needs only its checkpoint."""
+    """The imitation of the heuristic fine-tunes the file's network (at imitation_learning_rate, in
+    minibatches of imitation_batch_size); a resumed run needs only its checkpoint."""
     import shutil
 
     from training.learning import imitation, selfplay
 
     start = tmp_path / "start.pt"
     shutil.copy(run[0] / "policy.pt", start)
-    (tmp_path / "from.toml").write_text(TINY + f'init_policy = "{start}"\nimitation_learning_rate = 2e-4\n')
+    (tmp_path / "from.toml").write_text(
+        TINY + f'init_policy = "{start}"\nimitation_learning_rate = 2e-4\nimitation_batch_size = 64\n'
+    )
     order, fitted = [], []
     model, warm_start, imitate = selfplay.Trainer._model, selfplay.Trainer.warm_start, imitation.imitate
     monkeypatch.setattr(selfplay.Trainer, "_model", lambda self, env: order.append("start") or model(self, env))
     monkeypatch.setattr(
         selfplay.Trainer, "warm_start", lambda self, *a: order.append("imitate") or warm_start(self, *a)
     )
-    monkeypatch.setattr(imitation, "imitate", lambda *a: fitted.append(a[5]) or imitate(*a))
+    monkeypatch.setattr(imitation, "imitate", lambda *a: fitted.append(a[4:6]) or imitate(*a))
     command = ["train", "--config", str(tmp_path / "from.toml"), "--out", str(tmp_path / "run"), "--steps", "128"]
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 0, result.output
     assert "the network starts from" in result.output and order == ["start", "imitate"]
-    assert "recording 2 heuristic self-play games" in result.output and fitted == [2e-4]
+    assert "recording 2 heuristic self-play games" in result.output and fitted == [(64, 2e-4)]
     start.unlink()
     resumed = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "run"), "--resume", "--steps", "256"])
     assert resumed.exit_code == 0, resumed.output

@@ -81,6 +81,9 @@ class TrainConfig:
     imitation_learning_rate: float = setting(
         1e-3, "Adam's step size while imitating (lower to fine-tune an init_policy).", Range(0, 1, above=True)
     )
+    imitation_batch_size: int = setting(
+        1024, "Minibatch size while imitating (independent of batch_size).", Range(1, 10**6)
+    )
     init_policy: str = setting(
         "",
         "Policy file (.pt) whose network a new run starts from, before any imitation: e.g. one trained at "

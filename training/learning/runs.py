@@ -222,7 +222,7 @@ class Run:
 
     def warm_start(self, network, outputs) -> None:
         """Imitation of the heuristic before PPO (``imitation_games``, ``imitation_epochs``,
-        ``imitation_learning_rate``): the same for every backend.
+        ``imitation_learning_rate``, ``imitation_batch_size``): the same for every backend.
 
         Records the heuristic's self-play games on this machine's processes, then fits
         `network` (``outputs`` as :func:`.imitation.imitate` takes it); the epochs go to
@@ -241,9 +241,8 @@ class Run:
                 bar.set_postfix(accuracy=f"{row['accuracy']:.3f}")
                 bar.update()
 
-            history = imitation.imitate(
-                network, outputs, data, c.imitation_epochs, c.batch_size, c.imitation_learning_rate, c.seed, epoch_done
-            )
+            fit = (c.imitation_epochs, c.imitation_batch_size, c.imitation_learning_rate, c.seed)
+            history = imitation.imitate(network, outputs, data, *fit, epoch_done)
         self.echo(f"imitation: held-out accuracy {history[-1]['accuracy']:.3f} (the heuristic's own choice)")
 
     def workers(self) -> int:
