@@ -1,4 +1,4 @@
-"""Learner decisions per second against the heuristic: MaskablePPO's rollouts and the pipelined ``Learner``, side by side.
+"""Learner decisions per second against the heuristic: MaskablePPO and the pipelined ``Learner`` (float32, bfloat16), side by side.
 
 The setting of ``tribune train`` against the heuristic: 32 games, rollouts of 128 steps per
 game, a 256-256 network, batches of 1,024, 4 epochs, the heuristic in every other seat.
@@ -6,8 +6,10 @@ For each learner and number of processes (1: ``VectorEnv``; more: ``ShardedVecto
 trains a fresh model for a few rollouts, alternating the learners rollout set by rollout
 set, and reports the rate, the time collecting the rollouts (games, opponents' moves and
 the network's decisions) and updating the network. The first rollout, which loads the
-workers, is not counted. Then the network's own work, timed alone on the same
-observations: its forward passes (at the batch size a shard decides) and its update.
+workers, is not counted. ``Learner, bfloat16`` multiplies in its towers in bfloat16
+(``precision = "bfloat16"``). Then the network's own work, timed alone on the same
+observations, in each precision: its forward passes (at the batch size a shard decides) and
+its update.
 
     python benchmarks/training_speed.py [--players 2] [--processes 1 2] [--rollouts 5] [--repeats 2]
 """
@@ -25,7 +27,7 @@ from training.learning.shards import ShardedVectorEnv
 from tribune_env.envs import OpponentPool, VectorEnv
 
 GAMES, N_STEPS, BATCH, EPOCHS = 32, 128, 1024, 4
-LEARNERS = {"MaskablePPO": MaskablePPO, "Learner": Learner}
+LEARNERS = {"MaskablePPO": (MaskablePPO, False), "Learner": (Learner, False), "Learner, bfloat16": (Learner, True)}
 
 
 def timed(totals: dict, name: str, fn):
@@ -46,7 +48,8 @@ def build(learner: str, processes: int, players: int):
         "opponents": OpponentPool([make_agent("heuristic", seed=1)]),
     }
     env = VectorEnv(**settings) if processes == 1 else ShardedVectorEnv(shards=processes, **settings)
-    model = LEARNERS[learner](
+    cls, bfloat16 = LEARNERS[learner]
+    model = cls(
         "MlpPolicy",
         env,
         n_steps=N_STEPS,
@@ -56,6 +59,8 @@ def build(learner: str, processes: int, players: int):
         seed=0,
         policy_kwargs={"net_arch": [256, 256]},
     )
+    if bfloat16:
+        model.bfloat16 = True
     model.learn(GAMES * N_STEPS)  # loads everything; not counted
     return env, model
 
@@ -110,21 +115,26 @@ def main():
             for name, runs in results.items():
                 rows.append((name, processes, {k: statistics.median(r[k] for r in runs) for k in runs[0]}))
             if processes == max(args.processes):
-                alone = network_alone(built["Learner"][1], GAMES // processes)
+                alone = {
+                    name: network_alone(built[name][1], GAMES // processes)
+                    for name in LEARNERS
+                    if name != "MaskablePPO"
+                }
         finally:
             for env, _ in built.values():
                 env.close()
-    print("learner      processes  decisions/s  collect s  update s  total s")
+    print("learner            processes  decisions/s  collect s  update s  total s")
     for name, processes, r in rows:
         print(
-            f"{name:<12} {processes:9d}  {r['decisions/s']:11.0f}  {r['collect']:9.1f}  {r['update']:8.1f}"
+            f"{name:<18} {processes:9d}  {r['decisions/s']:11.0f}  {r['collect']:9.1f}  {r['update']:8.1f}"
             f"  {r['seconds']:7.1f}"
         )
-    print(
-        f"the network alone: forward {alone['forward']:,.0f} decisions/s at a batch of "
-        f"{GAMES // max(args.processes)}, update {alone['update']:,.0f} decisions/s "
-        f"({EPOCHS} epochs), both {alone['both']:,.0f} decisions/s"
-    )
+    for name, r in alone.items():
+        print(
+            f"the network alone ({name}): forward {r['forward']:,.0f} decisions/s at a batch of "
+            f"{GAMES // max(args.processes)}, update {r['update']:,.0f} decisions/s "
+            f"({EPOCHS} epochs), both {r['both']:,.0f} decisions/s"
+        )
 
 
 if __name__ == "__main__":

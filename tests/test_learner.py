@@ -87,3 +87,45 @@ def test_a_callback_that_stops_the_rollout_leaves_every_shard_ready():
         assert masks[np.arange(len(actions)), actions].all()
     finally:
         env.close()
+
+
+def test_bfloat16_towers_give_float32_outputs_near_float32s_and_the_same_parameters():
+    """The towers' products in bfloat16: outputs in float32 within bfloat16's precision of the float32
+    towers', the parameters' names and values untouched, and off again the float32 towers to the bit."""
+    from tribune_env.envs import VectorEnv
+
+    model = Learner("MlpPolicy", VectorEnv(num_envs=1, num_players=2, seed=0), device="cpu", seed=0)
+    towers = model.policy.mlp_extractor
+    observations = torch.as_tensor(model.env.reset(), dtype=torch.float32).repeat(64, 1)
+    observations += torch.rand_like(observations) * (observations != 0)  # distinct rows, the same zeros
+    exact = [tensor.clone() for tensor in towers(observations)]
+    names = dict(model.policy.state_dict())
+    model.bfloat16 = True
+    halved = towers(observations)
+    for fast, slow in zip(halved, exact):
+        assert fast.dtype == torch.float32 and not torch.equal(fast, slow)
+        torch.testing.assert_close(fast, slow, atol=0.05, rtol=0)  # tanh units: bfloat16 keeps 3 digits
+    assert model.policy.state_dict().keys() == names.keys()
+    model.bfloat16 = False
+    for again, slow in zip(towers(observations), exact):
+        assert torch.equal(again, slow)
+
+
+def test_a_bfloat16_update_learns_as_a_float32_one_does():
+    """One rollout and update in each precision from the same start move the parameters alike."""
+    starts = {}
+    moved = {}
+    for bfloat16 in (False, True):
+        env = ShardedVectorEnv(shards=2, **SETTINGS)
+        try:
+            model = Learner("MlpPolicy", env, **MODEL)
+            model.bfloat16 = bfloat16
+            starts[bfloat16] = parameters(model)
+            model.learn(6 * 16)
+            moved[bfloat16] = [after - before for after, before in zip(parameters(model), starts[bfloat16])]
+        finally:
+            env.close()
+    for a, b in zip(starts[False], starts[True]):
+        assert torch.equal(a, b)
+    steps = torch.cat([m.flatten() for m in moved[False]]), torch.cat([m.flatten() for m in moved[True]])
+    assert torch.nn.functional.cosine_similarity(*steps, dim=0) > 0.9

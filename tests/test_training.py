@@ -262,6 +262,41 @@ def test_an_annealed_learning_rate_falls_linearly_over_the_run_and_over_its_exte
     assert rates == pytest.approx([0.001 * (1 - 0.5 * d) for d in (1 / 3, 2 / 3, 2 / 3, 5 / 6)])
 
 
+def test_a_bfloat16_run_updates_in_bfloat16_resumes_so_and_writes_a_policy_file_that_plays(tmp_path, monkeypatch):
+    """precision = "bfloat16": every update runs with the towers in bfloat16, in the first segment
+    and the resumed one (whose checkpoint, like a float32 run's, names MaskablePPO's policy class
+    where runs before this setting did: it still loads); the policy file plays a legal game."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from agents import make_agent
+    from training.learning.learner import Learner, Towers
+
+    seen = []
+    train = Learner.train
+
+    def update(self):
+        seen.append(isinstance(self.policy.mlp_extractor, Towers) and self.policy.mlp_extractor.bfloat16)
+        return train(self)
+
+    monkeypatch.setattr(Learner, "train", update)
+    (tmp_path / "bf16.toml").write_text(TINY.replace("imitation_games = 2", 'precision = "bfloat16"'))
+    out = tmp_path / "run"
+    first = CliRunner().invoke(
+        main, ["train", "--config", str(tmp_path / "bf16.toml"), "--out", str(out), "--steps", "256"]
+    )
+    assert first.exit_code == 0, first.output
+    earlier = Learner.load(out / "checkpoint.zip", custom_objects={"policy_class": MaskableActorCriticPolicy})
+    earlier.save(out / "checkpoint.zip")  # as a run before the Towers wrote it
+    resumed = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--steps", "512"])
+    assert resumed.exit_code == 0, resumed.output
+    assert seen == [True] * 4
+    agent, game = make_agent(f"policy:{out / 'policy.pt'}"), Game(2, seed=3)
+    while not game.is_over:
+        game.step(
+            agent.act(game.observe(game.current_player), game.legal_mask(), PlayerView(game, game.current_player))
+        )
+
+
 def test_the_per_card_win_rates_are_logged_and_their_counts_resume(tmp_path):
     """At 3 players: the per-card rates go to the log, their counts to state.json, and a resumed
     run goes on from them."""
@@ -507,6 +542,8 @@ def test_a_resumed_run_keeps_its_network_games_and_evaluation_and_a_refusal_chan
         ("card_focus = 0.5", "unknown setting(s) card_focus"),
         ("anneal = 1.5", "anneal must be 0 to 1, got 1.5"),
         ("anneal = 0.5\nbackend = 'rllib'", "the rllib backend keeps learning_rate constant"),
+        ("precision = 'float16'", "precision must be one of ('float32', 'bfloat16'), got 'float16'"),
+        ("precision = 'bfloat16'\nbackend = 'rllib'", "the rllib backend multiplies in float32"),
     ],
 )
 def test_bad_config_files_are_refused_naming_the_problem(tmp_path, text, problem):

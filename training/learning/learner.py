@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 import torch as th
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import MlpExtractor
 from stable_baselines3.common.utils import obs_as_tensor
 
 from .shards import ShardedVectorEnv
@@ -33,14 +35,57 @@ class Anneal:
         return self.end + (self.start - self.end) * remaining
 
 
+class Towers(MlpExtractor):
+    """The policy and value towers, their matrix products in bfloat16 while `bfloat16` is set.
+
+    The towers' first layers (observation x width) are nearly all of the network's work, and
+    a CPU with bfloat16 instructions multiplies in bfloat16 several times as fast (torch's
+    autocast; the weights, the heads and the masked distribution stay in float32). Off, they
+    are MlpExtractor's own, to the bit; the parameters' names are the same either way."""
+
+    bfloat16 = False
+
+    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: th.Tensor) -> th.Tensor:
+        return self._through(self.policy_net, features)
+
+    def forward_critic(self, features: th.Tensor) -> th.Tensor:
+        return self._through(self.value_net, features)
+
+    def _through(self, tower, features: th.Tensor) -> th.Tensor:
+        with th.autocast("cpu", dtype=th.bfloat16, enabled=self.bfloat16):
+            return tower(features).float()
+
+
+class Policy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy with :class:`Towers`: ``Learner``'s "MlpPolicy"."""
+
+    def _build_mlp_extractor(self) -> None:
+        self.mlp_extractor = Towers(
+            self.features_dim, net_arch=self.net_arch, activation_fn=self.activation_fn, device=self.device
+        )
+
+
 class Learner(MaskablePPO):
     """MaskablePPO with pipelined rollouts on a :class:`~.shards.ShardedVectorEnv` (same files, same update).
 
     ``run_steps`` is the run's decisions in all: the share of the run left, which a learning-rate
     schedule reads, counts over them, where MaskablePPO counts over each learn() call (a run
-    makes one per table-size stage and per resumed segment)."""
+    makes one per table-size stage and per resumed segment). Its "MlpPolicy" is :class:`Policy`, whose
+    towers can multiply in bfloat16 (``bfloat16``)."""
 
     run_steps: int | None = None
+    policy_aliases = {**MaskablePPO.policy_aliases, "MlpPolicy": Policy}
+
+    @property
+    def bfloat16(self) -> bool:
+        return self.policy.mlp_extractor.bfloat16
+
+    @bfloat16.setter
+    def bfloat16(self, on: bool) -> None:
+        self.policy.mlp_extractor.bfloat16 = bool(on)
 
     def _update_current_progress_remaining(self, num_timesteps: int, total_timesteps: int) -> None:
         super()._update_current_progress_remaining(num_timesteps, self.run_steps or total_timesteps)

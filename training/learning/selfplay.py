@@ -68,10 +68,11 @@ class Trainer(Run):
     def _model(self, env):
         model = self._network(env)
         model.run_steps = self.config.steps  # a resumed run may have more steps than when it was saved
+        model.bfloat16 = self.config.precision == "bfloat16"
         return model
 
     def _network(self, env):
-        from .learner import Anneal, Learner
+        from .learner import Anneal, Learner, Policy
 
         c = self.config
         rate = Anneal(c.learning_rate, c.learning_rate * (1 - c.anneal)) if c.anneal else c.learning_rate
@@ -87,7 +88,10 @@ class Trainer(Run):
         }
         if self.state["steps"]:  # the checkpoint's network, with the settings as they are now
             check_model_file(self.files.checkpoint)
-            return Learner.load(self.files.checkpoint, env=env, device="cpu", custom_objects=settings)
+            # Policy: a checkpoint written with MaskablePPO's own policy class has the same parameters
+            return Learner.load(
+                self.files.checkpoint, env=env, device="cpu", custom_objects={**settings, "policy_class": Policy}
+            )
         layers = c.layers()
         model = Learner(
             "MlpPolicy",
