@@ -205,6 +205,17 @@ def started(tmp_path, monkeypatch, rounds: int = 1, baselines: str = "random=1")
     return made, start
 
 
+def test_the_exploiters_play_with_the_main_networks_shape_workers_and_precision(tmp_path, monkeypatch):
+    from training.learning import league
+
+    monkeypatch.chdir(tmp_path)
+    tiny_network(tmp_path / "start.pt")
+    main = configs.from_dict({"init_policy": "start.pt", "net_arch": "16", "workers": 1, "precision": "bfloat16"})
+    league.start(main, configs.TrainConfig(), LeagueConfig(), tmp_path / "out", echo=lambda *_: None)
+    exploiters = configs.read(tmp_path / "out/exploit.toml")
+    assert (exploiters.net_arch, exploiters.workers, exploiters.precision) == ("16", 1, "bfloat16")
+
+
 def test_the_pools_files_are_saved_by_their_absolute_paths(tmp_path, monkeypatch):
     """So that the league resumes from any directory."""
     _, start = started(tmp_path, monkeypatch, baselines="heuristic=2,policy:start.pt=1")

@@ -277,7 +277,7 @@ def exploit_command(agent, players, decisions, games, seed, start, config_file, 
     "--exploit-config",
     type=Recipe(),
     help="The exploiters' training settings, as tribune exploit --config takes them, with the main network's "
-    "net_arch and workers [default: tribune train's defaults].",
+    "net_arch, workers and precision [default: tribune train's defaults].",
 )
 @run_directory(
     "runs/league", "The league's directory: round-N/exploiter and round-N/main runs, rounds.csv, curve.png, policy.pt."

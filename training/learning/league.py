@@ -248,7 +248,8 @@ def start(
     main: configs.TrainConfig, exploiters: configs.TrainConfig, settings: LeagueConfig, out, echo=print
 ) -> League:
     """A new league in `out`, its settings checked and saved with absolute paths, so that it
-    resumes from any directory. The exploiters play with the main network's net_arch and workers."""
+    resumes from any directory. The exploiters play with the main network's net_arch, workers and
+    precision (its shape, and how this machine runs it)."""
     if not main.init_policy:
         raise ConfigError("bad league config: init_policy must name the policy file the league starts from")
     out, first = plain(Path(out).resolve()), plain(Path(main.init_policy).expanduser().resolve())
@@ -258,7 +259,7 @@ def start(
         raise ConfigError(f"bad league config: init_policy {main.init_policy!r} names no file")
     from agents import locate
 
-    exploiters = exploiters.replace(net_arch=main.net_arch, workers=main.workers)
+    exploiters = exploiters.replace(net_arch=main.net_arch, workers=main.workers, precision=main.precision)
     pool = ",".join(f"{plain_spec(locate(spec))}={weight:.12g}" for spec, weight in main.pool())
     league = League(out, main.replace(init_policy=str(first), baselines=pool), exploiters, settings, echo)
     league.save()
