@@ -129,3 +129,32 @@ def test_a_bfloat16_update_learns_as_a_float32_one_does():
         assert torch.equal(a, b)
     steps = torch.cat([m.flatten() for m in moved[False]]), torch.cat([m.flatten() for m in moved[True]])
     assert torch.nn.functional.cosine_similarity(*steps, dim=0) > 0.9
+
+
+def test_the_policys_evaluation_for_the_update_is_maskableppos_in_one_log_softmax():
+    """Values, log-probabilities of the actions taken and entropies, and their gradients, as
+    sb3-contrib's masked distribution gives them, on real observations and legal masks."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from tribune_env.envs import VectorEnv
+
+    env = VectorEnv(num_envs=16, num_players=4, seed=2)
+    model = Learner("MlpPolicy", env, device="cpu", seed=0, n_steps=8, batch_size=32)
+    model.learn(16 * 8)  # a rollout of legal actions
+    buffer = model.rollout_buffer
+    observations = torch.as_tensor(buffer.observations.reshape(128, -1))
+    actions = torch.as_tensor(buffer.actions.reshape(128))
+    masks = buffer.action_masks.reshape(128, -1)
+    outputs = {}
+    for evaluate in (
+        model.policy.evaluate_actions,
+        lambda *a: MaskableActorCriticPolicy.evaluate_actions(model.policy, *a),
+    ):
+        model.policy.zero_grad()
+        values, log_p, entropy = evaluate(observations, actions, masks)
+        (values.sum() + log_p.sum() + entropy.sum()).backward()
+        outputs[evaluate] = [values, log_p, entropy] + [p.grad.clone() for p in model.policy.parameters()]
+    ours, theirs = outputs.values()
+    assert theirs[2].min() >= 0 and theirs[2].max() > 1 and (theirs[1] <= 0).all()  # real choices among them
+    for a, b in zip(ours, theirs):
+        torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-5)

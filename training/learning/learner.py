@@ -67,6 +67,21 @@ class Policy(MaskableActorCriticPolicy):
             self.features_dim, net_arch=self.net_arch, activation_fn=self.activation_fn, device=self.device
         )
 
+    def evaluate_actions(self, obs: th.Tensor, actions: th.Tensor, action_masks=None):
+        """MaskablePPO's values, log-probabilities and entropies for the update, in one masked log-softmax.
+
+        sb3-contrib's masked distribution normalises its logits twice and checks its arguments
+        each time; with the towers in bfloat16 that was a sixth of an update's time. The same
+        masking (-1e8 off the legal actions) and the same entropy (masked terms zero)."""
+        if action_masks is None or not self.share_features_extractor:
+            return super().evaluate_actions(obs, actions, action_masks)
+        latent_pi, latent_vf = self.mlp_extractor(self.extract_features(obs))
+        logits = self.action_net(latent_pi)
+        legal = th.as_tensor(action_masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
+        log_p = th.log_softmax(logits.masked_fill(~legal, -1e8), dim=-1)
+        entropy = -(log_p.exp() * log_p).masked_fill(~legal, 0.0).sum(-1)
+        return self.value_net(latent_vf), log_p.gather(1, actions.long().reshape(-1, 1)).squeeze(1), entropy
+
 
 class Learner(MaskablePPO):
     """MaskablePPO with pipelined rollouts on a :class:`~.shards.ShardedVectorEnv` (same files, same update).
