@@ -158,3 +158,30 @@ def test_the_policys_evaluation_for_the_update_is_maskableppos_in_one_log_softma
     assert theirs[2].min() >= 0 and theirs[2].max() > 1 and (theirs[1] <= 0).all()  # real choices among them
     for a, b in zip(ours, theirs):
         torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_the_rollouts_draws_follow_the_masked_distribution_and_repeat_by_seed():
+    """Gumbel-max draws: legal actions only, each as often as its probability (20,000 draws of one
+    decision), the same draws from the same torch seed; deterministic: the most probable action."""
+    from tribune_env.envs import VectorEnv
+
+    env = VectorEnv(num_envs=1, num_players=3, seed=4)
+    model = Learner("MlpPolicy", env, device="cpu", seed=0, policy_kwargs={"net_arch": [32]})
+    mask = env.action_masks()
+    with torch.no_grad():  # a distribution far from uniform: a fresh network's nearly is
+        model.policy.action_net.bias.copy_(torch.randn(mask.shape[1], generator=torch.Generator().manual_seed(1)))
+    observations = torch.as_tensor(env.reset(), dtype=torch.float32).repeat(20_000, 1)
+    masks = np.repeat(mask, 20_000, axis=0)
+    with torch.no_grad():
+        probabilities = model.policy.get_distribution(observations[:1], action_masks=mask).distribution.probs[0]
+    torch.manual_seed(7)
+    with torch.no_grad():
+        actions, _, log_p = model.policy(observations, action_masks=masks)
+        torch.manual_seed(7)
+        again = model.policy(observations, action_masks=masks)[0]
+        best = model.policy(observations[:1], deterministic=True, action_masks=mask)[0]
+    counts = np.bincount(actions.numpy(), minlength=mask.shape[1]) / 20_000
+    assert counts[~mask[0]].sum() == 0 and mask[0].sum() > 2 and probabilities.max() > 2 / mask[0].sum()
+    np.testing.assert_allclose(counts, probabilities.numpy(), atol=0.015)
+    torch.testing.assert_close(log_p, probabilities.log()[actions], rtol=1e-5, atol=1e-5)
+    assert torch.equal(actions, again) and best.item() == probabilities.argmax().item()

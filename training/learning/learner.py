@@ -7,10 +7,10 @@ decides for all of them, so the network and the games take turns on the cores, a
 network's threads fight the workers for them. ``Learner`` steps the shards in turn
 instead: while shard k plays, the network decides for the next shard, on one thread.
 The update, the loss, the advantage estimation and the masked distribution are
-MaskablePPO's own; on one process (a plain VectorEnv) the rollout is MaskablePPO's own
-too, decision for decision. With shards, the network samples each shard's actions in its
-own forward pass, so the same seed draws other actions than one pass over all games
-would (``tests/test_learner.py``).
+MaskablePPO's own (:class:`Policy` computes the distribution in one pass and samples it by
+Gumbel-max, so the same seed draws other actions than MaskablePPO). With shards, the
+network samples each shard's actions in its own forward pass, so the same seed draws other
+actions than one pass over all games would (``tests/test_learner.py``).
 """
 
 from __future__ import annotations
@@ -67,6 +67,17 @@ class Policy(MaskableActorCriticPolicy):
             self.features_dim, net_arch=self.net_arch, activation_fn=self.activation_fn, device=self.device
         )
 
+    def forward(self, obs: th.Tensor, deterministic: bool = False, action_masks=None):
+        """The rollout's actions, values and log-probabilities, as MaskablePPO's, from one masked
+        log-softmax; a sampled action is drawn by Gumbel-max (the most probable after Gumbel noise
+        from torch's generator), the same distribution as sb3's multinomial draw at half the time."""
+        if action_masks is None or not self.share_features_extractor:
+            return super().forward(obs, deterministic, action_masks)
+        log_p, _, latent_vf = self._masked(obs, action_masks)
+        noise = 0 if deterministic else -th.log(-th.log(th.rand_like(log_p)))
+        actions = (log_p + noise).argmax(dim=-1)
+        return actions, self.value_net(latent_vf), log_p.gather(1, actions[:, None]).squeeze(1)
+
     def evaluate_actions(self, obs: th.Tensor, actions: th.Tensor, action_masks=None):
         """MaskablePPO's values, log-probabilities and entropies for the update, in one masked log-softmax.
 
@@ -75,12 +86,17 @@ class Policy(MaskableActorCriticPolicy):
         masking (-1e8 off the legal actions) and the same entropy (masked terms zero)."""
         if action_masks is None or not self.share_features_extractor:
             return super().evaluate_actions(obs, actions, action_masks)
+        log_p, legal, latent_vf = self._masked(obs, action_masks)
+        entropy = -(log_p.exp() * log_p).masked_fill(~legal, 0.0).sum(-1)
+        return self.value_net(latent_vf), log_p.gather(1, actions.long().reshape(-1, 1)).squeeze(1), entropy
+
+    def _masked(self, obs: th.Tensor, action_masks) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
+        """The actions' log-probabilities (-1e8 off the legal ones before normalising), the legal mask
+        and the value tower's output."""
         latent_pi, latent_vf = self.mlp_extractor(self.extract_features(obs))
         logits = self.action_net(latent_pi)
         legal = th.as_tensor(action_masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
-        log_p = th.log_softmax(logits.masked_fill(~legal, -1e8), dim=-1)
-        entropy = -(log_p.exp() * log_p).masked_fill(~legal, 0.0).sum(-1)
-        return self.value_net(latent_vf), log_p.gather(1, actions.long().reshape(-1, 1)).squeeze(1), entropy
+        return th.log_softmax(logits.masked_fill(~legal, -1e8), dim=-1), legal, latent_vf
 
 
 class Learner(MaskablePPO):
