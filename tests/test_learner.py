@@ -91,7 +91,7 @@ def test_a_callback_that_stops_the_rollout_leaves_every_shard_ready():
 
 def test_bfloat16_towers_give_float32_outputs_near_float32s_and_the_same_parameters():
     """The towers' products in bfloat16: outputs in float32 within bfloat16's precision of the float32
-    towers', the parameters' names and values untouched, and off again the float32 towers to the bit."""
+    towers', the parameters' names unchanged, and off again the float32 towers to the bit."""
     from tribune_env.envs import VectorEnv
 
     model = Learner("MlpPolicy", VectorEnv(num_envs=1, num_players=2, seed=0), device="cpu", seed=0)
@@ -99,13 +99,13 @@ def test_bfloat16_towers_give_float32_outputs_near_float32s_and_the_same_paramet
     observations = torch.as_tensor(model.env.reset(), dtype=torch.float32).repeat(64, 1)
     observations += torch.rand_like(observations) * (observations != 0)  # distinct rows, the same zeros
     exact = [tensor.clone() for tensor in towers(observations)]
-    names = dict(model.policy.state_dict())
+    names = model.policy.state_dict().keys()
     model.bfloat16 = True
     halved = towers(observations)
     for fast, slow in zip(halved, exact):
         assert fast.dtype == torch.float32 and not torch.equal(fast, slow)
         torch.testing.assert_close(fast, slow, atol=0.05, rtol=0)  # tanh units: bfloat16 keeps 3 digits
-    assert model.policy.state_dict().keys() == names.keys()
+    assert model.policy.state_dict().keys() == names
     model.bfloat16 = False
     for again, slow in zip(towers(observations), exact):
         assert torch.equal(again, slow)
