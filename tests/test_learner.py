@@ -185,3 +185,23 @@ def test_the_rollouts_draws_follow_the_masked_distribution_and_repeat_by_seed():
     np.testing.assert_allclose(counts, probabilities.numpy(), atol=0.015)
     torch.testing.assert_close(log_p, probabilities.log()[actions], rtol=1e-5, atol=1e-5)
     assert torch.equal(actions, again) and best.item() == probabilities.argmax().item()
+
+
+@pytest.mark.parametrize("draw", [0.0, 1.0 - 2**-24])
+def test_a_draw_at_either_end_of_the_generators_range_still_picks_a_legal_action(monkeypatch, draw):
+    """A uniform draw of exactly 0 once made a forced decision's one legal action lose to the
+    illegal ones (a training run stopped at its 8,140,608th decision); the largest draw is the other end."""
+    from tribune_env.envs import VectorEnv
+
+    env = VectorEnv(num_envs=1, num_players=2, seed=0)
+    model = Learner("MlpPolicy", env, device="cpu", seed=0, policy_kwargs={"net_arch": [16]})
+    observations = torch.as_tensor(env.reset(), dtype=torch.float32).repeat(3, 1)
+    masks = np.zeros((3, env.action_space.n), dtype=bool)
+    masks[0, 7] = True  # a forced decision
+    masks[1, [3, 250]] = True
+    masks[2] = env.action_masks()[0]
+    monkeypatch.setattr(torch, "rand_like", lambda like: torch.full_like(like, draw))
+    with torch.no_grad():
+        actions, _, log_p = model.policy(observations, action_masks=masks)
+    assert masks[np.arange(3), actions.numpy()].all() and actions[0].item() == 7
+    assert torch.isfinite(log_p).all()

@@ -59,6 +59,13 @@ class Towers(MlpExtractor):
             return tower(features).float()
 
 
+def gumbel(like: th.Tensor) -> th.Tensor:
+    """Standard Gumbel noise shaped as `like`, finite: a uniform draw of exactly 0 (one in 2**24)
+    would make it -inf, and a legal action lose to every illegal one."""
+    uniform = th.rand_like(like).clamp_(min=th.finfo(like.dtype).tiny)
+    return -th.log(-th.log(uniform))
+
+
 class Policy(MaskableActorCriticPolicy):
     """MaskablePPO's policy with :class:`Towers`: ``Learner``'s "MlpPolicy"."""
 
@@ -73,9 +80,9 @@ class Policy(MaskableActorCriticPolicy):
         from torch's generator), the same distribution as sb3's multinomial draw at half the time."""
         if action_masks is None or not self.share_features_extractor:
             return super().forward(obs, deterministic, action_masks)
-        log_p, _, latent_vf = self._masked(obs, action_masks)
-        noise = 0 if deterministic else -th.log(-th.log(th.rand_like(log_p)))
-        actions = (log_p + noise).argmax(dim=-1)
+        log_p, legal, latent_vf = self._masked(obs, action_masks)
+        scores = log_p if deterministic else log_p + gumbel(log_p)
+        actions = scores.masked_fill(~legal, -th.inf).argmax(dim=-1)
         return actions, self.value_net(latent_vf), log_p.gather(1, actions[:, None]).squeeze(1)
 
     def evaluate_actions(self, obs: th.Tensor, actions: th.Tensor, action_masks=None):
