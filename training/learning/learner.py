@@ -45,9 +45,6 @@ class Towers(MlpExtractor):
 
     bfloat16 = False
 
-    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-        return self.forward_actor(features), self.forward_critic(features)
-
     def forward_actor(self, features: th.Tensor) -> th.Tensor:
         return self._through(self.policy_net, features)
 
