@@ -16,7 +16,7 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from training.learning.learner import Learner  # noqa: E402
+from training.learning.learner import Learner, SparseInput  # noqa: E402
 from training.learning.shards import ShardedVectorEnv  # noqa: E402
 
 SETTINGS = {"num_envs": 6, "num_players": 3, "opponents": "random", "seed": 5}
@@ -26,7 +26,8 @@ MODEL = {
     "n_epochs": 2,
     "device": "cpu",
     "seed": 3,
-    "policy_kwargs": {"net_arch": [32]},
+    # Learner's optimizer (fused Adam, which rounds otherwise than the unfused one) for both
+    "policy_kwargs": {"net_arch": [32], "optimizer_kwargs": {"eps": 1e-5, "fused": True}},
 }
 
 
@@ -87,6 +88,78 @@ def test_a_callback_that_stops_the_rollout_leaves_every_shard_ready():
         assert masks[np.arange(len(actions)), actions].all()
     finally:
         env.close()
+
+
+def dense_towers(towers) -> tuple:
+    """The towers as plain layers compute them, every entry of the observation multiplied."""
+    return lambda x: (towers.policy_net(x), towers.value_net(x))
+
+
+def test_the_first_layers_read_from_the_non_zero_entries_are_dense_layers():
+    """The towers' outputs and their parameters' gradients are the plain layers', on real
+    observations with a row of zeros among them; SparseInput's gradients, the input's too,
+    pass torch's numerical check in float64."""
+    from tribune_env.envs import VectorEnv
+
+    model = Learner("MlpPolicy", VectorEnv(num_envs=8, num_players=3, seed=1), device="cpu", seed=0)
+    towers = model.policy.mlp_extractor
+    observations = torch.as_tensor(model.env.reset(), dtype=torch.float32)
+    observations[3] = 0
+    assert 0 < (observations != 0).float().mean() < 0.2
+    results = []
+    for forward in (towers, dense_towers(towers)):
+        towers.zero_grad()
+        pi, vf = forward(observations)
+        (pi.square().sum() + vf.sum()).backward()
+        results.append([pi, vf] + [p.grad.clone() for p in towers.parameters()])
+    for ours, plain in zip(*results):
+        torch.testing.assert_close(ours, plain, rtol=1e-5, atol=1e-5)
+
+    generator = torch.Generator().manual_seed(0)
+    x = torch.rand(5, 12, dtype=torch.float64, generator=generator) * (torch.rand(5, 12, generator=generator) < 0.3)
+    x[2] = 0
+    parameters = [
+        torch.randn(shape, dtype=torch.float64, generator=generator) for shape in ((4, 12), (4,), (3, 12), (3,))
+    ]
+
+    def layers(x, w1, b1, w2, b2):
+        return SparseInput.apply(x, torch.cat([w1.t(), w2.t()], dim=1).detach(), w1, b1, w2, b2)
+
+    torch.autograd.gradcheck(layers, [t.requires_grad_() for t in (x, *parameters)])
+
+
+def test_the_kept_first_layer_weights_follow_every_change():
+    """The towers keep their first layers' weights transposed between forward passes; an update by
+    the policy's optimizer (fused Adam, which bumps no tensor's version), a change in place and a
+    loaded state each show in the next pass."""
+    from tribune_env.envs import VectorEnv
+
+    env = VectorEnv(num_envs=4, num_players=2, seed=3)
+    model = Learner("MlpPolicy", env, device="cpu", seed=0, policy_kwargs={"net_arch": [32]})
+    policy, towers = model.policy, model.policy.mlp_extractor
+    assert policy.optimizer.defaults["fused"] and policy.optimizer.defaults["eps"] == 1e-5
+    observations = torch.as_tensor(env.reset(), dtype=torch.float32)
+    masks = env.action_masks()
+    actions = torch.as_tensor([np.flatnonzero(row)[0] for row in masks])
+    start = {k: v.clone() for k, v in policy.state_dict().items()}
+
+    def same_as_plain():
+        with torch.no_grad():
+            for ours, plain in zip(towers(observations), dense_towers(towers)(observations)):
+                torch.testing.assert_close(ours, plain, rtol=1e-5, atol=1e-5)
+
+    same_as_plain()
+    values, log_p, _ = policy.evaluate_actions(observations, actions, masks)
+    policy.optimizer.zero_grad()
+    (values.sum() - log_p.sum()).backward()
+    policy.optimizer.step()
+    assert not torch.equal(towers.policy_net[0].weight, start["mlp_extractor.policy_net.0.weight"])
+    same_as_plain()
+    with torch.no_grad():
+        towers.value_net[0].weight.mul_(2)
+    same_as_plain()
+    policy.load_state_dict(start)
+    same_as_plain()
 
 
 def test_bfloat16_towers_give_float32_outputs_near_float32s_and_the_same_parameters():

@@ -115,8 +115,8 @@ class TrainConfig:
     )
     precision: str = setting(
         "float32",
-        "The towers' matrix products: float32, or bfloat16 (training about 1.4 times as fast on a CPU with "
-        "bfloat16 instructions, slower on one without; sb3 only).",
+        "The towers' matrix products after their first layers: float32, or bfloat16 (training about 1.1 "
+        "times as fast on a CPU with bfloat16 instructions, slower on one without; sb3 only).",
     )
     n_steps: int = setting(
         128, f"Steps per game slot in each rollout (n_steps x num_envs at most {MAX_ROLLOUT:,}).", Range(1, MAX_ROLLOUT)
