@@ -82,14 +82,23 @@ class Network:
             }
         )
         self.modules.eval()
+        from .sparse_input import FirstLayers
+
+        self._first_layers = {"policy_net": FirstLayers(), "value_net": FirstLayers()}
 
     def logits(self, observations):
-        m = self.modules
-        return m["action_net"](m["mlp_extractor"]["policy_net"](observations))
+        return self.modules["action_net"](self._tower("policy_net", observations))
 
     def values(self, observations):
-        m = self.modules
-        return m["value_net"](m["mlp_extractor"]["value_net"](observations)).flatten()
+        return self.modules["value_net"](self._tower("value_net", observations)).flatten()
+
+    def _tower(self, name: str, observations):
+        """A tower's output, its first layer read from the observations' non-zero entries (:mod:`.sparse_input`)."""
+        tower = self.modules["mlp_extractor"][name]
+        (out,) = self._first_layers[name](observations, [tower[0]])
+        for layer in list(tower)[1:]:
+            out = layer(out)
+        return out
 
     @property
     def layers(self) -> list[int]:

@@ -9,7 +9,7 @@ instead: while shard k plays, the network decides for the next shard, on one thr
 The update, the loss, the advantage estimation and the masked distribution are
 MaskablePPO's own (:class:`Policy` computes the distribution in one pass and samples it by
 Gumbel-max, so the same seed draws other actions than MaskablePPO; its towers' first layers
-read only the observation's non-zero entries, :class:`SparseInput`). With shards, the
+read only the observation's non-zero entries, :mod:`agents.sparse_input`). With shards, the
 network samples each shard's actions in its own forward pass, so the same seed draws other
 actions than one pass over all games would (``tests/test_learner.py``).
 """
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 import torch as th
-import torch.nn.functional as F
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from stable_baselines3.common.utils import obs_as_tensor
 from torch import nn
+
+from agents.sparse_input import FirstLayers
 
 from .shards import ShardedVectorEnv
 
@@ -38,53 +39,23 @@ class Anneal:
         return self.end + (self.start - self.end) * remaining
 
 
-class SparseInput(th.autograd.Function):
-    """Linear layers of one input that is mostly zeros, read from its non-zero entries alone.
-
-    An observation has about one entry in fifteen not zero, so its first layers' products, nearly
-    all of the network's work, cost a fifteenth when they gather the weights of those entries
-    (``embedding_bag``) and scatter their gradients back (a sparse product), in float32 as a
-    dense layer computes them, up to the order of the sums. ``apply(x, gathered, weight, bias,
-    ...)`` takes the layers' weights transposed side by side (inputs x widths), which the
-    forward pass reads, then a (weight, bias) pair per layer, which take the gradients, and
-    gives one output per layer."""
-
-    @staticmethod
-    def forward(ctx, x, gathered, *weights_and_biases):
-        weights, biases = weights_and_biases[0::2], weights_and_biases[1::2]
-        rows, cols = x.nonzero(as_tuple=True)  # row by row: each row's entries are one bag
-        values = x[rows, cols]
-        starts = th.searchsorted(rows, th.arange(len(x), device=x.device))
-        out = F.embedding_bag(cols, gathered, starts, mode="sum", per_sample_weights=values) + th.cat(biases)
-        ctx.save_for_backward(rows, cols, values, *weights)
-        ctx.inputs = x.shape
-        return tuple(out.split([len(weight) for weight in weights], dim=1))
-
-    @staticmethod
-    def backward(ctx, *grads):
-        rows, cols, values, *weights = ctx.saved_tensors
-        transposed = th.sparse_coo_tensor(
-            th.stack([cols, rows]), values, (ctx.inputs[1], ctx.inputs[0]), check_invariants=False
-        )
-        weight_grads = th.sparse.mm(transposed, th.cat(grads, dim=1)).t().split([len(w) for w in weights])
-        x_grad = sum(grad @ weight for grad, weight in zip(grads, weights)) if ctx.needs_input_grad[0] else None
-        return (x_grad, None, *(g for pair in zip(weight_grads, (grad.sum(0) for grad in grads)) for g in pair))
-
-
 class Towers(MlpExtractor):
-    """The policy and value towers, their first layers computed by :class:`SparseInput` (both
-    from one reading of the observation's non-zero entries), the layers after them in bfloat16
-    while `bfloat16` is set: a CPU with bfloat16 instructions multiplies several times as fast
-    (torch's autocast; the weights, the heads and the masked distribution stay in float32). The
-    parameters are MlpExtractor's, by the same names."""
+    """The policy and value towers, their first layers computed together from the observation's
+    non-zero entries (:class:`~agents.sparse_input.FirstLayers`), the layers after them in
+    bfloat16 while `bfloat16` is set: a CPU with bfloat16 instructions multiplies several times
+    as fast (torch's autocast; the weights, the heads and the masked distribution stay in
+    float32). The parameters are MlpExtractor's, by the same names."""
 
     bfloat16 = False
-    _kept = (None, None)  # the first layers' weights as SparseInput reads them, and the versions they were read at
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.first_layers = FirstLayers()
 
     def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
         if not (self.policy_net and self.value_net):  # net_arch may give a tower no layers
             return self.forward_actor(features), self.forward_critic(features)
-        pi, vf = self._first(features, self.policy_net, self.value_net)
+        pi, vf = self.first_layers(features, [self.policy_net[0], self.value_net[0]])
         return self._after_first(self.policy_net, pi), self._after_first(self.value_net, vf)
 
     def forward_actor(self, features: th.Tensor) -> th.Tensor:
@@ -96,28 +67,7 @@ class Towers(MlpExtractor):
     def _through(self, tower: nn.Sequential, features: th.Tensor) -> th.Tensor:
         if not tower:  # no layers: the features go through as they are
             return features
-        (first,) = self._first(features, tower)
-        return self._after_first(tower, first)
-
-    def _first(self, features: th.Tensor, *towers: nn.Sequential) -> tuple[th.Tensor, ...]:
-        layers = [tower[0] for tower in towers]
-        parameters = [parameter for layer in layers for parameter in (layer.weight, layer.bias)]
-        return SparseInput.apply(features, self._gathered(layers), *parameters)
-
-    def _gathered(self, layers: list[nn.Linear]) -> th.Tensor:
-        """The layers' weights transposed side by side, read afresh by a pass with gradients and kept
-        for the passes without them (a rollout's, a few games each, would otherwise spend most of
-        their time copying them) until a weight changes: in place, which bumps its version, or by
-        the policy's optimizer, which calls :meth:`forget` (torch's fused Adam bumps no version)."""
-        versions = [(id(layer.weight), layer.weight._version) for layer in layers]
-        if th.is_grad_enabled() or self._kept[1] != versions:
-            with th.no_grad():
-                self._kept = (th.cat([layer.weight.t() for layer in layers], dim=1), versions)
-        return self._kept[0]
-
-    def forget(self, *_) -> None:
-        """Drop the kept weights (the policy's optimizer calls it after each step)."""
-        self._kept = (None, None)
+        return self._after_first(tower, *self.first_layers(features, [tower[0]]))
 
     def _after_first(self, tower: nn.Sequential, first: th.Tensor) -> th.Tensor:
         with th.autocast("cpu", dtype=th.bfloat16, enabled=self.bfloat16):
@@ -144,7 +94,7 @@ class Policy(MaskableActorCriticPolicy):
 
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
-        self.optimizer.register_step_post_hook(self.mlp_extractor.forget)
+        self.optimizer.register_step_post_hook(self.mlp_extractor.first_layers.forget)
 
     def _build_mlp_extractor(self) -> None:
         self.mlp_extractor = Towers(
