@@ -16,19 +16,17 @@ from torch import nn
 
 
 class SparseInput(th.autograd.Function):
-    """Linear layers of one input that is mostly zeros, read from its non-zero entries alone.
-
-    An observation has about one entry in fifteen not zero, so its first layers' products, nearly
-    all of the network's work, cost a fifteenth when they gather the weights of those entries
-    (``embedding_bag``) and scatter their gradients back (a sparse product), in float32 as a
-    dense layer computes them, up to the order of the sums. ``apply(x, gathered, weight, bias,
-    ...)`` takes the layers' weights transposed side by side (inputs x widths), which the
-    forward pass reads, then a (weight, bias) pair per layer, which take the gradients, and
-    gives one output per layer."""
+    """Linear layers of one input, read from its non-zero entries: the forward pass gathers their
+    weights (``embedding_bag``), the backward pass scatters the weights' gradients with one sparse
+    product. ``apply(x, gathered, weight, bias, ...)`` takes the layers' weights transposed side by
+    side (inputs x widths), which the forward pass reads, then a (weight, bias) pair per layer,
+    which take the gradients, and gives one output per layer."""
 
     @staticmethod
     def forward(ctx, x, gathered, *weights_and_biases):
         weights, biases = weights_and_biases[0::2], weights_and_biases[1::2]
+        if x.dim() != 2 or x.shape[1] != len(gathered):
+            raise ValueError(f"the layers read {len(gathered)} inputs a row; got input of shape {tuple(x.shape)}")
         rows, cols = x.nonzero(as_tuple=True)  # row by row: each row's entries are one bag
         values = x[rows, cols]
         starts = th.searchsorted(rows, th.arange(len(x), device=x.device))

@@ -80,3 +80,10 @@ def test_a_policy_files_network_gives_the_plain_layers_outputs():
         torch.testing.assert_close(network.logits(observations), plain_logits, rtol=1e-5, atol=1e-5)
         torch.testing.assert_close(network.values(observations), plain_values, rtol=1e-5, atol=1e-5)
         torch.testing.assert_close(network.logits(observations[3:4]), plain_logits[3:4], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("width", [9, 11])
+def test_an_input_of_another_width_is_refused_by_its_shape(width):
+    """Narrower or wider than the layers read: a clear error, never a gather from the wrong rows."""
+    with pytest.raises(ValueError, match=rf"read 10 inputs a row; got input of shape \(20, {width}\)"):
+        FirstLayers()(torch.ones(20, width), [torch.nn.Linear(10, 4)])
