@@ -16,6 +16,7 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 
+from agents.sparse_input import FEW  # noqa: E402
 from training.learning.learner import Learner  # noqa: E402
 from training.learning.shards import ShardedVectorEnv  # noqa: E402
 
@@ -90,7 +91,7 @@ def test_a_callback_that_stops_the_rollout_leaves_every_shard_ready():
         env.close()
 
 
-def dense_towers(towers) -> tuple:
+def dense_towers(towers):
     """The towers as plain layers compute them, every entry of the observation multiplied."""
     return lambda x: (towers.policy_net(x), towers.value_net(x))
 
@@ -121,11 +122,12 @@ def test_the_kept_first_layer_weights_follow_every_change():
     loaded state each show in the next pass."""
     from tribune_env.envs import VectorEnv
 
-    env = VectorEnv(num_envs=4, num_players=2, seed=3)
+    env = VectorEnv(num_envs=16, num_players=2, seed=3)
     model = Learner("MlpPolicy", env, device="cpu", seed=0, policy_kwargs={"net_arch": [32]})
     policy, towers = model.policy, model.policy.mlp_extractor
     assert policy.optimizer.defaults["fused"] and policy.optimizer.defaults["eps"] == 1e-5
     observations = torch.as_tensor(env.reset(), dtype=torch.float32)
+    assert len(observations) >= FEW  # passes without gradients read the kept weights
     masks = env.action_masks()
     actions = torch.as_tensor([np.flatnonzero(row)[0] for row in masks])
     start = {k: v.clone() for k, v in policy.state_dict().items()}
