@@ -28,7 +28,7 @@ from tribune_env._compiler import native
 from tribune_env.core.atrium import least_winning_bid
 from tribune_env.core.batched import actor
 from tribune_env.core.bids import digit_toward
-from tribune_env.core.common import top_task, value_sum
+from tribune_env.core.common import copy_row, top_task, value_sum
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.core.leaders import tigellinus_reward
 from tribune_env.core.market import pays
@@ -227,7 +227,7 @@ def choose_sampled(buf, params, mask, deck_counts, rng, world, world_mask):
     legal = np.flatnonzero(mask)
     if len(legal) == 1:
         return legal[0]
-    world[:] = buf
+    copy_row(world, 0, buf)
     state = views(world, params)
     determinize(world, params, state.tasks[top_task(state), 1], rng, world_mask)
     return choose(world, params, world_mask, deck_counts)

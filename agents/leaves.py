@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tribune_env._compiler import native
+from tribune_env.core.common import copy_row
 from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.core.observe import observe
 from tribune_env.core.worlds import determinize
@@ -56,7 +57,7 @@ def _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg,
     for g in range(len(roots)):
         i, seat = roots[g], seats[g]
         for w in range(worlds):
-            world[:] = bufs[i]
+            copy_row(world, 0, bufs[i])
             determinize(world, ks[i], seat, words[g, w], world_mask)
             for c in range(width):
                 j = (g * worlds + w) * width + c
@@ -65,8 +66,8 @@ def _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg,
                     status[j] = EMPTY
                     continue
                 leaf, mask = leaf_bufs[j], leaf_masks[j]
-                leaf[:] = world
-                mask[:] = world_mask
+                copy_row(leaf, 0, world)
+                copy_row(mask, 0, world_mask)
                 events[0, 0] = 0
                 native.step(leaf, ks[i], events, mask, action)
                 rollout(leaf, ks[i], mask, deck_counts, rounds, 100_000, events)

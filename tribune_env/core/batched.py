@@ -11,6 +11,7 @@ from .._compiler import compiled, entry
 from .._compiler.native import step
 from ..kernel import below
 from ..state import Meta, Status
+from .common import copy_row
 from .dispatch import RUN
 from .observe import observe
 from .rounds import setup
@@ -38,12 +39,12 @@ def deal(bufs, ks, events, masks, rows, words, fresh, kinds_params, drawn, deck,
     decision. ``kinds[row]`` gets the kind's index."""
     for j in range(len(rows)):
         i = rows[j]
-        bufs[i, :] = fresh
-        bufs[i, rng_at : rng_at + 4] = words[j]
+        copy_row(bufs[i], 0, fresh)
+        copy_row(bufs[i], rng_at, words[j])
         kind = kinds[i]
         if kind < 0:
             kind = below(bufs[i, rng_at : rng_at + 4], drawn) if drawn else 0
-        ks[i, :] = kinds_params[kind]
+        copy_row(ks[i], 0, kinds_params[kind])
         kinds[i] = kind
         setup(bufs[i], ks[i], deck)
         step(bufs[i], ks[i], events, masks[i], RUN)

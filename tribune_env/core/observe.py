@@ -11,7 +11,7 @@ from ..observation import SLOT_FEATURES, Seg
 from ..state import ETERNAL, LAURELS, LEGIONS, MARKERS, MONEY, TILE, Meta, Status
 from ..tasks import BIDS, ON_FACTION, ON_SPACE, WITH_ROLE, Task
 from .bids import bid_position
-from .common import top_task
+from .common import copy_row, top_task
 from .scoring import objective
 from .visibility import laid_pair, sees_pair, sees_slot
 
@@ -26,17 +26,11 @@ def one_hot(out, at, n, observer, seat):
         out[at + (relative + n if relative < 0 else relative)] = 1
 
 
-@compiled(inline="always")
-def copy_row(out, at, row):
-    """out[at:at + len(row)] = row, as float32: one bounds check for the whole row."""
-    out[at : at + len(row)] = row
-
-
 @entry
 def observe(buf, params, seg, template, observer, out):
     state = views(buf, params)
     n = params[K.N]
-    out[:] = template
+    copy_row(out, 0, template)
     # seat-relative rows: position i is seat (observer + i) % n; padding rows read absent seats (zero)
     temporary_favor = state.meta[Meta.TEMP_FAVOR]
     for i in range(MAX_PLAYERS):
