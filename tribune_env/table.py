@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core.visibility import hidden_pairs, sees_slot
+from .core.visibility import pairs_hidden_from, sees_slot
 from .data import CATACOMBS, CURIA, FACTIONS, LEADERS, MARS, NUM_VALUES, OBJECTIVES, REGIONS
 from .state import ETERNAL, LAURELS, LEGIONS, MONEY, SCROLL, TILE, TRIBUNE, Meta
 from .tasks import BIDS, named_args
@@ -32,7 +32,7 @@ def table(game, viewer: int | None = None) -> dict:
     """The table of `game` as data; with `viewer`, only what that seat may know."""
     decision = game.decision()
     scores, met = game.scores(), game.objectives()
-    hidden = () if viewer is None else set(hidden_pairs(game.handle.buffer, game.handle.params, viewer).tolist())
+    hidden = () if viewer is None else set(pairs_hidden_from(game.handle.buffer, game.handle.params, viewer).tolist())
     return {
         "round": game.round,
         "round_limit": game.round_limit,

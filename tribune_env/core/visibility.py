@@ -21,10 +21,9 @@ def sees_slot(params, slot_up, pantheon_seen, player, slot):
     return slot_up[slot] > 0 or (slot == params[K.FIRST_SLOT + PANTHEON] and pantheon_seen[player] > 0)
 
 
-@entry
-def hidden_slots(buf, params, player):
+@compiled
+def hidden_slots(state, params, player):
     """The card slots holding a card that the player cannot see (to re-deal them)."""
-    state = views(buf, params)
     out = np.zeros(len(state.slot_card), dtype=np.bool_)
     for slot in range(len(state.slot_card)):
         out[slot] = state.slot_card[slot] >= 0 and not sees_slot(
@@ -45,11 +44,19 @@ def sees_pair(params, space_owner, player, space):
     return space_owner[params[K.FIRST_SPACE + MARS] + space] == player
 
 
-@entry
-def hidden_pairs(buf, params, player):
-    """The Field of Mars spaces whose pair the player cannot see (to re-deal them)."""
-    state = views(buf, params)
+@compiled
+def hidden_pairs(state, params, player):
+    """The Field of Mars spaces whose pair the player cannot see (to re-deal them).
+
+    It and :func:`hidden_slots` take the state's views, which their caller has built: as
+    entries that built their own, the two took a third of a determinisation."""
     out = np.zeros(state.mars_pairs.shape[0], dtype=np.bool_)
     for i in range(len(out)):
         out[i] = laid_pair(state.mars_pairs, i) and not sees_pair(params, state.space_owner, player, i)
     return np.flatnonzero(out)
+
+
+@entry
+def pairs_hidden_from(buf, params, player):
+    """:func:`hidden_pairs` of a state buffer, for Python (the table)."""
+    return hidden_pairs(views(buf, params), params, player)

@@ -51,7 +51,7 @@ def determinize(buf, params, player, rng, mask):
     last = last_look(looks, player)
     # the pile is hidden from a seat that never examined it, or once others have examined it since
     pile_hidden = state.catacombs.any() if last < 0 else last < len(looks) - 1
-    slots, pairs = hidden_slots(buf, params, player), hidden_pairs(buf, params, player)
+    slots, pairs = hidden_slots(state, params, player), hidden_pairs(state, params, player)
     pool = hidden_cards(state, params, player, slots, pairs, pile_hidden)
     hands = state.known.astype(np.int64)  # each other hand's cards fixed so far
     for i in pairs:  # pairs first: they must be of one faction
