@@ -28,6 +28,18 @@ def test_a_function_only_compiled_code_calls_refuses_a_python_call_by_name():
     assert legal.any() and (game.legal_mask() == legal).all()
 
 
+def test_copy_row_copies_into_the_slice_in_its_type_and_refuses_a_row_past_the_end(compiler):
+    @compiler.entry
+    def copy(out, at, row):
+        common.copy_row(out, at, row)
+
+    out = np.zeros(6, dtype=np.float32)
+    copy(out, 2, np.array([3, 4, 5], dtype=np.int32))
+    assert out.tolist() == [0, 0, 3, 4, 5, 0]
+    with pytest.raises(IndexError):  # the slice ends at out's end: the row's last entry has no place
+        copy(out, 4, np.array([7, 8, 9], dtype=np.int32))
+
+
 def test_a_compiled_only_function_pickled_is_rebuilt_in_another_process():
     script = "import pickle, sys; f = pickle.load(sys.stdin.buffer); print(type(f).__name__, f.py_func.__qualname__)"
     done = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(common.top_task), capture_output=True)
