@@ -169,7 +169,7 @@ def test_league_settings_are_checked_and_named():
         LeagueConfig.from_dict([1])
 
 
-def test_the_recipe_starts_from_large_2p_saved_by_its_absolute_path(tmp_path, monkeypatch):
+def test_the_recipe_starts_from_win3_4p_saved_by_its_absolute_path(tmp_path, monkeypatch):
     import shutil
     from pathlib import Path
 
@@ -177,16 +177,16 @@ def test_the_recipe_starts_from_large_2p_saved_by_its_absolute_path(tmp_path, mo
     from training.learning import league
 
     root = Path(__file__).resolve().parent.parent
-    monkeypatch.chdir(tmp_path)  # as the recipe's comment runs it, where large-2p.toml's run is runs/large-2p
-    start = tmp_path / "runs/large-2p/policy.pt"  # the network before the shipped league-2p.pt
+    monkeypatch.chdir(tmp_path)  # as the recipe's comment runs it, where win3-4p.toml's run is runs/win3-4p
+    start = tmp_path / "runs/win3-4p/policy.pt"  # the network before the shipped league-4p.pt
     start.parent.mkdir(parents=True)
-    shutil.copy(POLICIES[2], start)  # a stand-in: git history has that network as agents/trained/large-2p.pt
+    shutil.copy(POLICIES[4], start)  # a stand-in for that network
     start = start.resolve()
-    recipe = configs.read(root / "training/configs/league-2p.toml")
+    recipe = configs.read(root / "training/configs/league-4p.toml")
     made = league.start(recipe, configs.TrainConfig(), LeagueConfig(), tmp_path / "out", echo=lambda *_: None)
     saved = configs.read(tmp_path / "out/config.toml")
     assert saved.init_policy == str(start) and saved.baselines == "heuristic=2"
-    assert (saved.steps, saved.num_envs, saved.batch_size, saved.learning_rate) == (3_145_728, 512, 8192, 5e-5)
+    assert (saved.steps, saved.num_envs, saved.batch_size, saved.learning_rate) == (1_572_864, 256, 4096, 3e-5)
     exploiters = configs.read(tmp_path / "out/exploit.toml")
     assert (exploiters.net_arch, exploiters.workers, exploiters.num_envs) == ("256,256", 1, 32)  # tribune exploit's
     assert made.settings.rounds == 1 and made.network(0) == start

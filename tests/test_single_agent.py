@@ -342,7 +342,7 @@ def test_an_agent_spec_is_an_opponent():
 def test_an_agent_spec_is_reseeded_by_the_environment_at_each_game():
     """A network sampling its moves plays the same games for the same seed, other games for another."""
     pytest.importorskip("torch")
-    spec = f"policy:{ROOT / 'agents/trained/league-2p.pt'},deterministic=false"
+    spec = f"policy:{ROOT / 'agents/trained/2p.pt'},deterministic=false"
 
     def trace(seed):
         return learner_trace(SingleAgentEnv(num_players=2, opponents=spec), seed, moves=100)
