@@ -7,6 +7,7 @@ it exposes as attributes; they never change the engine.
 from __future__ import annotations
 
 import csv
+import os
 
 import numpy as np
 import pytest
@@ -17,6 +18,13 @@ from tribune_env.data import NUM_CARD_TYPES, NUM_VALUES
 from tribune_env.state import Meta
 
 NUM_CARDS = 100
+
+
+@pytest.fixture(autouse=True, scope="session")
+def sb3_logs_under_the_sessions_tmp(tmp_path_factory):
+    """stable-baselines3 makes a log directory at every ``learn()`` without a logger of the caller's:
+    under $SB3_LOGDIR, else a new one in /tmp each time, which the suite would leave behind."""
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3"))
 
 
 @pytest.fixture
