@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tribune_env._compiler import ENGINE_KEY, Compiler, source_key
 
-SOURCES = ("compiled.py", "evaluation.py", "reading.py", "heuristic.py", "leaves.py")
+SOURCES = ("compiled.py", "evaluation.py", "reading.py", "heuristic.py", "leaves.py", "sparse_input.py")
 KEY = source_key(Path(__file__).resolve().parent, SOURCES, below=ENGINE_KEY)
 _AGENTS = Compiler("agents", KEY)
 compiled, entry = _AGENTS.compiled, _AGENTS.entry

@@ -8,7 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from agents.policy import PolicyAgent  # noqa: E402
-from agents.sparse_input import FEW, FirstLayers, SparseInput  # noqa: E402
+from agents.sparse_input import FEW, FirstLayers, SparseInput, entries  # noqa: E402
 
 
 def sparse_rows(rows: int, width: int, seed: int) -> torch.Tensor:
@@ -17,6 +17,22 @@ def sparse_rows(rows: int, width: int, seed: int) -> torch.Tensor:
     x *= torch.rand(rows, width, generator=generator) < 0.3
     x[1] = 0  # a row with no entries
     return x
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_entries_are_torchs_non_zero_entries_row_by_row(dtype):
+    """Rows, columns and values as torch's nonzero gives them, and each row's first entry (an empty
+    row starts where the next does); an array without entries gives empty ones."""
+    x = sparse_rows(7, 9, seed=3).to(dtype)
+    x[6] = 0  # an empty last row
+    rows, cols, values, starts = map(torch.from_numpy, entries(x.numpy()))
+    expected_rows, expected_cols = x.nonzero(as_tuple=True)
+    assert rows.equal(expected_rows) and cols.equal(expected_cols)
+    assert values.equal(x[expected_rows, expected_cols])
+    assert starts.tolist() == torch.searchsorted(expected_rows, torch.arange(7)).tolist()
+    assert starts[1] == starts[2] and starts[6] == len(rows)
+    nothing = entries(np.zeros((3, 4), dtype=np.float32))
+    assert [len(part) for part in nothing] == [0, 0, 0, 3] and nothing[3].tolist() == [0, 0, 0]
 
 
 def test_sparse_inputs_gradients_pass_torchs_numerical_check():
