@@ -11,6 +11,7 @@ pytest.importorskip("sb3_contrib")
 
 from saving_fuzz import ODD_VALUES  # noqa: E402
 
+from agents.trained import POLICIES  # noqa: E402
 from training.cli import main  # noqa: E402
 from training.cli.options import RECIPES  # noqa: E402
 from training.learning import config as configs  # noqa: E402
@@ -142,11 +143,17 @@ def test_a_resumed_recipe_goes_on_at_its_first_unfinished_stage(made):
     assert [row["stage"] for row in csv_rows(out / "stages.csv")] == NAMES
 
 
-def test_the_shipped_recipes_make_each_table_size_from_imitation_of_the_heuristic():
+def test_the_shipped_recipes_make_2_players_from_imitation_and_the_other_sizes_from_its_network(tmp_path, monkeypatch):
+    """2p.toml fits the heuristic's moves first; 3p to 5p start from the shipped 2-player network,
+    which ``shipped-2p`` finds outside a checkout too."""
+    monkeypatch.chdir(tmp_path)
     for players in (2, 3, 4, 5):
         _, made = recipe.read(RECIPES / f"{players}p.toml")
         assert {stage.config.players for stage in made} == {players}
-        assert made[0].config.init_policy == "" and made[0].config.imitation_games > 0
+        if players == 2:
+            assert made[0].config.init_policy == "" and made[0].config.imitation_games > 0
+        else:
+            assert made[0].config.init_policy == str(POLICIES[2]) and made[0].config.imitation_games == 0
         assert [stage.config.seed for stage in made] == list(range(len(made)))
         assert made[-1].league is not None  # the last stage measures the network's best response
 

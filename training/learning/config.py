@@ -88,8 +88,8 @@ class TrainConfig:
     init_policy: str = setting(
         "",
         "Policy file (.pt) whose network a new run starts from, before any imitation: e.g. one trained at "
-        "another table size, since observations and actions are the same for 2 to 5 players ('': a new "
-        "network). net_arch needs as many layers, each at least as wide (a wider network starts playing as the "
+        "another table size, since observations and actions are the same for 2 to 5 players ('shipped-2p' to "
+        "'shipped-5p': the shipped networks; '': a new network). net_arch needs as many layers, each at least as wide (a wider network starts playing as the "
         "file's); a resumed run continues from its checkpoint.",
     )
     table_sizes: str = setting(
@@ -147,6 +147,9 @@ class TrainConfig:
             raise ConfigError(f"bad training config: backend must be one of {BACKENDS}, got {self.backend!r}")
         if self.init_policy and self.backend == "rllib":
             raise ConfigError("bad training config: init_policy starts a MaskablePPO network (backend = 'sb3')")
+        from agents import shipped
+
+        object.__setattr__(self, "init_policy", shipped(self.init_policy))  # shipped-2p: the installed file
         if self.backend == "rllib" and self.anneal:
             raise ConfigError("bad training config: the rllib backend keeps learning_rate constant (anneal = 0)")
         if self.precision not in PRECISIONS:
