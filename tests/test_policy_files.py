@@ -262,8 +262,8 @@ def test_a_policy_file_says_the_table_sizes_it_was_trained_at(tmp_path):
     network.save(tmp_path / "saved.pt")
     assert make_agent(f"policy:{tmp_path / 'saved.pt'}").players == (3, 5)
     assert make_agent("policy:shipped-4p").players == (4,)  # the shipped networks by the manifest
-    assert make_agent("policy:shipped-3p").players == (3, 4, 5)  # trained at every table size in turn
-    assert load_policy(POLICIES[2]).players == (2,)
+    assert make_agent("policy:shipped-3p").players == (3,)  # started from the 2-player one, trained at 3
+    assert load_policy(POLICIES[2]).players == (2,) and load_policy(POLICIES[3]).players == (3,)  # as they say
     for bad in ([7], "2", [True], [2.0]):
         message = refusal(f"policy:{write_policy(tmp_path / 'bad.pt', players=bad)}")
         assert "players must be a list of table sizes from 2 to 5" in message
