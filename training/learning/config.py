@@ -89,8 +89,8 @@ class TrainConfig:
         "",
         "Policy file (.pt) whose network a new run starts from, before any imitation: e.g. one trained at "
         "another table size, since observations and actions are the same for 2 to 5 players ('shipped-2p' to "
-        "'shipped-5p': the shipped networks; '': a new network). net_arch needs as many layers, each at least as wide (a wider network starts playing as the "
-        "file's); a resumed run continues from its checkpoint.",
+        "'shipped-5p': the shipped networks; '': a new network). net_arch needs as many layers, each at least "
+        "as wide (a wider network starts playing as the file's); a resumed run continues from its checkpoint.",
     )
     table_sizes: str = setting(
         "",
