@@ -49,11 +49,22 @@ FULL_TIER = {
 }  # fmt: skip
 
 
+# The longest test files, longest first: the suite's workers take whole files in collection order,
+# so these start first and the short ones fill in beside them (longest processing time first).
+LONGEST_FIRST = ("test_ray", "test_numba_modes", "test_training", "test_docs", "test_frameworks", "test_recipe")
+
+
+def module_name(item) -> str:
+    return item.module.__name__.rsplit(".", 1)[-1]
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests of the full tier's modules are marked ``full``; tests marked slow run only with
-    --runslow or when -m names them."""
+    """The longest files go first; tests of the full tier's modules are marked ``full``; tests
+    marked slow run only with --runslow or when -m names them."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(module_name(item), len(rank)))  # stable: files keep their order
     for item in items:
-        if item.module.__name__.rsplit(".", 1)[-1] in FULL_TIER:
+        if module_name(item) in FULL_TIER:
             item.add_marker(pytest.mark.full)
     if config.getoption("--runslow") or "slow" in (config.getoption("-m") or ""):
         return
