@@ -80,11 +80,14 @@ def test_sigma_ranks_the_searched_moves_by_value_and_gives_the_others_the_mixed_
     candidates = np.array([[0, 1]])
     q = np.array([[1.0, -1.0]])
     sigma = completed_sigma(logits, softmax(logits), np.array([0.0]), candidates, q, visits=4)
-    weight = (50 + 4) * 0.1
-    assert sigma[0, 0] == pytest.approx(weight)  # the best value, rescaled to 1
-    assert sigma[0, 1] == pytest.approx(0.0)  # the worst, rescaled to 0
+    weight = 20.0  # (50 + 4 worlds) * 20/54
+    assert sigma[0, 0] == pytest.approx(2 * weight)  # the best value, 2 above the least, in the reward's units
+    assert sigma[0, 1] == pytest.approx(0.0)  # the least
     # the unsearched legal move: the root's value 0 mixed with the searched mean 0 (equal priors)
-    assert sigma[0, 2] == pytest.approx(weight / 2)
+    assert sigma[0, 2] == pytest.approx(weight)
+    # values that differ by little move the policy by little: no rescaling stretches them
+    close = completed_sigma(logits, softmax(logits), np.array([0.0]), candidates, q / 100, visits=4)
+    assert close[0, 0] == pytest.approx(2 * weight / 100)
     assert sigma[0, 3] == -np.inf
 
 
