@@ -85,10 +85,10 @@ def test_sigma_ranks_the_searched_moves_by_value_and_gives_the_others_the_mixed_
     assert sigma[0, 1] == pytest.approx(0.0)  # the least
     # the unsearched legal move: the root's value 0 mixed with the searched mean 0 (equal priors)
     assert sigma[0, 2] == pytest.approx(weight)
+    assert sigma[0, 3] == -np.inf
     # values that differ by little move the policy by little: no rescaling stretches them
     close = completed_sigma(logits, softmax(logits), np.array([0.0]), candidates, q / 100, visits=4)
     assert close[0, 0] == pytest.approx(2 * weight / 100)
-    assert sigma[0, 3] == -np.inf
 
 
 def test_a_move_that_ends_the_game_is_valued_by_the_rules_not_the_network():
