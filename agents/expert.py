@@ -101,7 +101,7 @@ class RootSearch:
         shape = (len(roots), self.worlds, self.candidates)
         if self._leaves is None or self._leaves.shape[0] < len(roots):
             self._leaves = Leaves(len(roots), self.worlds, self.candidates, batch.buffers.shape[1],
-                                  batch.masks.shape[1], batch.templates.shape[1])  # fmt: skip
+                                  batch.masks.shape[1], batch.obs_size)  # fmt: skip
         out = self._leaves
         per_root = self.worlds * self.candidates
         seats = np.asarray(seats, dtype=np.int64)
@@ -109,7 +109,7 @@ class RootSearch:
         def run(a: int, b: int):
             part = LeafSlice(out, a * per_root, b * per_root)
             leaves(batch.buffers, batch.params, roots[a:b], seats[a:b], candidates[a:b], words[a:b],
-                   self.rounds, batch.deck_counts, batch.offsets, batch.templates, part)  # fmt: skip
+                   self.rounds, batch.deck_counts, batch.offsets, part)  # fmt: skip
 
         bounds = np.linspace(0, len(roots), self.threads + 1).astype(int)
         if self._pool is None or len(roots) < 2 * self.threads:
@@ -180,23 +180,23 @@ def completed_sigma(logits, prior, values, candidates, q, visits: int) -> np.nda
 
 
 class SearchBatch:
-    """The rows a search reads: state buffers, parameters, masks, observation templates and
+    """The rows a search reads: state buffers, parameters, masks, the observation's size and
     offsets, the deck, and the game of each row's kind (to score a leaf that ended)."""
 
-    def __init__(self, buffers, params, masks, templates, offsets, deck_counts, kind):
-        self.buffers, self.params, self.masks, self.templates = buffers, params, masks, templates
+    def __init__(self, buffers, params, masks, obs_size, offsets, deck_counts, kind):
+        self.buffers, self.params, self.masks, self.obs_size = buffers, params, masks, obs_size
         self.offsets, self.deck_counts, self.kind = offsets, deck_counts, kind
 
     @classmethod
     def of_vector(cls, games) -> SearchBatch:
         """The rows of a :class:`tribune_env.envs.VectorGames`."""
-        return cls(*games.handle, games.templates, games.obs_layout.offsets, games.deck_counts, games.kind)
+        return cls(*games.handle, games.obs_layout.size, games.obs_layout.offsets, games.deck_counts, games.kind)
 
     @classmethod
     def of_game(cls, game) -> SearchBatch:
         """One game, as a batch of one row."""
         buffer, params, mask = game.handle
-        return cls(buffer[None], params[None], mask[None], game.obs_template[None], game.obs_layout.offsets,
+        return cls(buffer[None], params[None], mask[None], game.obs_layout.size, game.obs_layout.offsets,
                    game.deck_counts, lambda i: game)  # fmt: skip
 
 

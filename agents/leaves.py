@@ -26,11 +26,10 @@ from .heuristic import rollout
 RUNNING, ENDED, EMPTY = 0, 1, -1  # a leaf's status: valued by the network, by the rules, or no candidate
 
 
-def leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, templates, out):
+def leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, out):
     """Fill `out` (a :class:`Leaves`) for the roots in rows `roots` of `bufs` and `ks` (see the module)."""
     native.ready()
-    _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, templates,
-            out.buffers, out.masks, out.observations, out.status)  # fmt: skip
+    _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, out.buffers, out.masks, out.observations, out.status)  # fmt: skip
 
 
 class Leaves:
@@ -48,8 +47,7 @@ class Leaves:
 
 
 @entry
-def _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, templates,
-            leaf_bufs, leaf_masks, leaf_obs, status):  # fmt: skip
+def _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, leaf_bufs, leaf_masks, leaf_obs, status):  # fmt: skip
     worlds, width = words.shape[1], candidates.shape[1]
     world = np.empty(bufs.shape[1], dtype=np.int32)
     world_mask = np.empty(leaf_masks.shape[1], dtype=np.int8)
@@ -73,6 +71,6 @@ def _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg,
                 rollout(leaf, ks[i], mask, deck_counts, rounds, 100_000, events)
                 if views(leaf, ks[i]).meta[Meta.STATUS] == Status.RUNNING:
                     status[j] = RUNNING
-                    observe(leaf, ks[i], seg, templates[i], seat, leaf_obs[j])
+                    observe(leaf, ks[i], seg, seat, leaf_obs[j])
                 else:
                     status[j] = ENDED

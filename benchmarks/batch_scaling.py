@@ -57,7 +57,7 @@ def parts(players: int, num_envs: int = 512, rounds: int = 200) -> dict:
         timed["step (rules, legal mask)"] += time.process_time() - start
         observers = np.where(games.players >= 0, games.players, -1)
         start = time.process_time()
-        observe_batch(games._buffers, games._params, games._offsets, games._templates, observers, games.observations)
+        observe_batch(games._buffers, games._params, games._offsets, observers, games.observations)
         timed["observation"] += time.process_time() - start
         games.step(np.full(num_envs, -1))  # deals the games that ended
     start = time.process_time()

@@ -13,13 +13,14 @@ from tribune_env import (
     DEFAULT_DATA,
     ConfigError,
     Game,
+    GameConfig,
     GameData,
     IllegalActionError,
     StateFormatError,
     VictoryCard,
     card_name,
 )
-from tribune_env.data import DECK, FACTIONS, NUM_CARD_TYPES
+from tribune_env.data import DECK, FACTIONS, NUM_CARD_TYPES, OBJECTIVES
 from tribune_env.errors import TribuneError
 from tribune_env.tasks import Task
 
@@ -316,6 +317,25 @@ def test_observation_is_seat_relative_and_shows_own_hand(games):
             assert o[s["seat_present"]].tolist() == [1.0] * n + [0.0] * (5 - n)
             assert o[s["money"]][0] == g.state.res[p, 0]
             assert o[s["hand_size"]][:n].tolist() == [float(g.state.hand[(p + i) % n].sum()) for i in range(n)]
+
+
+def test_observation_shows_the_victory_card_or_the_marker_goal():
+    for n in range(2, 6):
+        config = GameConfig(num_players=n)
+        for card_id in [*config.fitting_cards(), None]:
+            g = Game(n, victory_card=card_id, point_variant=card_id is None, seed=n)
+            s = g.obs_layout.slices
+            o = g.observe(n - 1)
+            card = DEFAULT_DATA.victory_cards.get(card_id)
+            victory = [0] * 4 if card is None else [card.laurels, card.legions, card.denarii, card.markers]
+            assert o[s["victory"]].tolist() == victory
+            assert o[s["victory_need"]].tolist() == [0 if card is None else card.need[n]]
+            obligatory = [0.0] * len(OBJECTIVES)
+            if card is not None and card.obligatory:
+                obligatory[OBJECTIVES.index(card.obligatory)] = 1.0
+            assert o[s["obligatory"]].tolist() == obligatory
+            assert o[s["point_variant"]].tolist() == [float(card is None)]
+            assert o[s["marker_goal"]].tolist() == [DEFAULT_DATA.point_variant_markers[n] if card is None else 0]
 
 
 # ------------------------------------------------------------------------------ forced decisions

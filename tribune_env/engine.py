@@ -170,7 +170,6 @@ class Game:
         """Parameters, buffers and views once the victory card is known."""
         self.need = None if self.victory_card is None else self.victory_card.need[self.n]
         self.marker_goal = self.data.point_variant_markers[self.n]
-        self.obs_template = self.obs_layout.template(self)
         self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
         self._size = self.A.size
         self.log = [] if log else None
@@ -305,7 +304,7 @@ class Game:
         player = self.seat(player)
         if out is None:
             out = np.empty(self.obs_layout.size, dtype=np.float32)
-        observe(self._buffer, self._params, self.obs_layout.offsets, self.obs_template, player, out)
+        observe(self._buffer, self._params, self.obs_layout.offsets, player, out)
         return out
 
     def objectives(self) -> np.ndarray:

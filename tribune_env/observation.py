@@ -133,19 +133,3 @@ class ObservationLayout:
             offset += size
         self.size = offset
         self.offsets = np.array([self.slices[name].start for name, _, _ in SEGMENTS], dtype=np.int64)
-
-    def template(self, g) -> np.ndarray:
-        """The parts fixed for a whole game: seats present and the victory card."""
-        o = np.zeros(self.size, dtype=np.float32)
-        s = self.slices
-        o[s["seat_present"]][: g.n] = 1
-        card = g.victory_card
-        if card is None:
-            o[s["point_variant"]] = 1
-            o[s["marker_goal"]] = g.marker_goal
-        else:
-            o[s["victory"]] = (card.laurels, card.legions, card.denarii, card.markers)
-            o[s["victory_need"]] = g.need
-            if card.obligatory:
-                o[s["obligatory"].start + OBJECTIVES.index(card.obligatory)] = 1
-        return o

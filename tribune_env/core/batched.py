@@ -18,7 +18,7 @@ from .rounds import setup
 
 
 @entry
-def step_observe(bufs, ks, events, masks, actions, meta_at, tasks_at, seg, templates, readers, players, out):
+def step_observe(bufs, ks, events, masks, actions, meta_at, tasks_at, seg, readers, players, out):
     """Apply each row's action, then write who acts next (-1: the game ended) and, in the games
     that go on, that player's observation where ``readers[row, player]``: the whole of a batch
     step in one call."""
@@ -27,7 +27,7 @@ def step_observe(bufs, ks, events, masks, actions, meta_at, tasks_at, seg, templ
             step(bufs[i], ks[i], events, masks[i], actions[i])
             players[i] = actor(bufs[i], meta_at, tasks_at)
             if players[i] >= 0 and readers[i, players[i]]:
-                observe(bufs[i], ks[i], seg, templates[i], players[i], out[i])
+                observe(bufs[i], ks[i], seg, players[i], out[i])
 
 
 @entry
@@ -58,10 +58,10 @@ def step_batch(bufs, ks, events, masks, actions):
 
 
 @entry
-def observe_batch(bufs, ks, seg, templates, observers, out):
+def observe_batch(bufs, ks, seg, observers, out):
     for i in range(bufs.shape[0]):
         if observers[i] >= 0:
-            observe(bufs[i], ks[i], seg, templates[i], observers[i], out[i])
+            observe(bufs[i], ks[i], seg, observers[i], out[i])
 
 
 @compiled(inline="always")

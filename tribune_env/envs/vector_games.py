@@ -70,11 +70,9 @@ class VectorGames:
         self._meta_at, self._tasks_at, self._rng_at = (offsets[name][0] for name in ("meta", "tasks", "rng"))
         self._fresh = State.empty(first.state.layout).buffer
         self._kinds_params = np.stack([kind.handle.params for kind in self._kinds])
-        self._kinds_templates = np.stack([kind.obs_template for kind in self._kinds])
         self._deck, self.deck_counts = first.deck, first.deck_counts
         self._buffers = np.zeros((n, first.handle.buffer.size), dtype=np.int32)
         self._params = np.zeros((n, first.handle.params.size), dtype=np.int64)
-        self._templates = np.zeros((n, first.obs_layout.size), dtype=np.float32)
         self._events = np.zeros((self.threads, CAPACITY, WIDTH), dtype=np.int32)  # one per thread
         self._kind = np.zeros(n, dtype=np.int64)  # which of _kinds each row's game is
         self._shells: dict[int, Game] = {}
@@ -109,13 +107,12 @@ class VectorGames:
         deal(self._buffers, self._params, self._events[0], self.masks, rows, words, self._fresh,
              self._kinds_params, self._drawn, self._deck, self._rng_at, self._kind)  # fmt: skip
         self.seeds[rows] = seeds
-        self._templates[rows] = self._kinds_templates[self._kind[rows]]
         for i in rows:
             self._shells.pop(int(i), None)
         actors(self._buffers, self._meta_at, self._tasks_at, self.players)
         observers = np.full(self.num_envs, -1, dtype=np.int64)
         observers[rows] = self.players[rows]
-        observe_batch(self._buffers, self._params, self._offsets, self._templates, observers, self.observations)
+        observe_batch(self._buffers, self._params, self._offsets, observers, self.observations)
 
     @property
     def card_weights(self) -> dict | None:
@@ -185,7 +182,7 @@ class VectorGames:
         going = rows[self.players[rows] >= 0]
         read = readers[going, self.players[going]]
         observers[going[read]] = self.players[going[read]]
-        observe_batch(self._buffers, self._params, self._offsets, self._templates, observers, self.observations)
+        observe_batch(self._buffers, self._params, self._offsets, observers, self.observations)
         return self._settle()
 
     def _settle(self):
@@ -210,8 +207,8 @@ class VectorGames:
 
         def run(t: int, rows: slice):
             step_observe(self._buffers[rows], self._params[rows], self._events[t], self.masks[rows],
-                         actions[rows], self._meta_at, self._tasks_at, self._offsets, self._templates[rows],
-                         readers[rows], self.players[rows], self.observations[rows])  # fmt: skip
+                         actions[rows], self._meta_at, self._tasks_at, self._offsets, readers[rows],
+                         self.players[rows], self.observations[rows])  # fmt: skip
 
         self._in_parts(self._slices, run, np.count_nonzero(actions >= 0))
 
@@ -249,11 +246,6 @@ class VectorGames:
         (an agent with ``act_rows`` decides from them for many games in one call)."""
         return Handle(self._buffers, self._params, self.masks)
 
-    @property
-    def templates(self) -> np.ndarray:
-        """Each row's observation template (its game's fixed part of every observation)."""
-        return self._templates
-
     def kind(self, i: int) -> Game:
         """A game of row i's configuration (its victory card), to bind to a copy of the row's state."""
         return self._kinds[self._kind[i]]
@@ -290,7 +282,7 @@ def kinds_of(config: GameConfig) -> tuple[list[Game], int]:
     among. The kind is the one configured card (or none, in the point-value variant), drawing
     nothing; or, when each game draws its card, every card that fits the player count as drawn,
     in the order ``Game`` draws from, then each as given (chosen by the batch). Their deals are
-    never played: each gives the row games of its kind their parameters and observation template."""
+    never played: each gives the row games of its kind their parameters."""
     if config.victory_card is not None or config.point_variant:
         return [Game.from_config(config, seed=0, log=False)], 0
     cards = config.fitting_cards()
