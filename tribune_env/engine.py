@@ -41,6 +41,8 @@ game's own: writing to them changes the game.
 
 
 DUMP, DUMP_VERSION = "tribune-state", 2  # the state dump's tag (Game.to_dict): not a saved game
+# plain ints for the hot properties: numpy indexes by an IntEnum, and compares with one, slowly
+_STATUS, _N_TASKS, _RUNNING = int(Meta.STATUS), int(Meta.N_TASKS), int(Status.RUNNING)
 
 
 def _seed(seed) -> int:
@@ -251,7 +253,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return int(self._meta[Meta.STATUS]) != Status.RUNNING  # int: numpy compares an IntEnum slowly
+        return int(self._meta[_STATUS]) != _RUNNING
 
     @property
     def round(self) -> int:
@@ -272,9 +274,9 @@ class Game:
     def current_player(self):
         """The player to act, or None once the game is over."""
         meta = self._meta
-        if int(meta[Meta.STATUS]) != Status.RUNNING:
+        if meta[_STATUS] != _RUNNING:
             return None
-        return int(self._tasks[meta[Meta.N_TASKS] - 1, 1])
+        return self._tasks.item(int(meta[_N_TASKS]) - 1, 1)
 
     def legal_mask(self) -> np.ndarray:
         """int8 mask over the action space for the player to act (all zero once over).
