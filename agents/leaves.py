@@ -29,7 +29,8 @@ RUNNING, ENDED, EMPTY = 0, 1, -1  # a leaf's status: valued by the network, by t
 def leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, out):
     """Fill `out` (a :class:`Leaves`) for the roots in rows `roots` of `bufs` and `ks` (see the module)."""
     native.ready()
-    _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, out.buffers, out.masks, out.observations, out.status)  # fmt: skip
+    _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg,
+            out.buffers, out.masks, out.observations, out.status)  # fmt: skip
 
 
 class Leaves:
@@ -47,7 +48,8 @@ class Leaves:
 
 
 @entry
-def _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg, leaf_bufs, leaf_masks, leaf_obs, status):  # fmt: skip
+def _leaves(bufs, ks, roots, seats, candidates, words, rounds, deck_counts, seg,
+            leaf_bufs, leaf_masks, leaf_obs, status):  # fmt: skip
     worlds, width = words.shape[1], candidates.shape[1]
     world = np.empty(bufs.shape[1], dtype=np.int32)
     world_mask = np.empty(leaf_masks.shape[1], dtype=np.int8)

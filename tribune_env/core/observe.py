@@ -3,7 +3,7 @@
 Offsets come from :class:`tribune_env.observation.ObservationLayout` as an int64 array
 indexed by :class:`~tribune_env.observation.Seg`. The part fixed for a whole game (seats present,
 victory card) is written from the game's parameters into a zeroed vector: a template of the
-whole observation, copied at every call, cost a sixth of the encoding and as many bytes a game.
+whole observation, copied at every call, cost a sixth of the encoding, and 6.6 KB a game in a batch.
 """
 
 from .._compiler import compiled, entry
