@@ -169,20 +169,22 @@ def test_league_settings_are_checked_and_named():
         LeagueConfig.from_dict([1])
 
 
-def test_the_recipe_starts_from_win3_4p_saved_by_its_absolute_path(tmp_path, monkeypatch):
+def test_the_recipe_starts_from_its_network_saved_by_its_absolute_path(tmp_path, monkeypatch):
     import shutil
-    from pathlib import Path
 
     from agents.trained import POLICIES
     from training.learning import league
 
-    root = Path(__file__).resolve().parent.parent
-    monkeypatch.chdir(tmp_path)  # as the recipe's comment runs it, where win3-4p.toml's run is runs/win3-4p
-    start = tmp_path / "runs/win3-4p/policy.pt"  # the network before the shipped league-4p.pt
+    monkeypatch.chdir(tmp_path)  # the recipe names its start relative to where it runs
+    start = tmp_path / "runs/win-4p/policy.pt"
     start.parent.mkdir(parents=True)
-    shutil.copy(POLICIES[4], start)  # a stand-in for that network
+    shutil.copy(POLICIES[4], start)
     start = start.resolve()
-    recipe = configs.read(root / "training/configs/league-4p.toml")
+    (tmp_path / "league-4p.toml").write_text(
+        'players = 4\ninit_policy = "runs/win-4p/policy.pt"\nsteps = 1572864\nnum_envs = 256\nbatch_size = 4096\n'
+        'baselines = "heuristic=2"\nlearning_rate = 0.00003\nworkers = 1\n'
+    )
+    recipe = configs.read(tmp_path / "league-4p.toml")
     made = league.start(recipe, configs.TrainConfig(), LeagueConfig(), tmp_path / "out", echo=lambda *_: None)
     saved = configs.read(tmp_path / "out/config.toml")
     assert saved.init_policy == str(start) and saved.baselines == "heuristic=2"

@@ -270,7 +270,7 @@ def exploit_command(agent, players, decisions, games, seed, start, config_file, 
     "config_file",
     type=Recipe(),
     help="The main network's training settings, as tribune train takes them (a TOML file or a shipped recipe: "
-    "league-4p): init_policy is the network it starts from, baselines the fixed part of its pool, steps its "
+    "quick): init_policy is the network it starts from, baselines the fixed part of its pool, steps its "
     "decisions each round.",
 )
 @click.option(
