@@ -143,17 +143,16 @@ def test_a_resumed_recipe_goes_on_at_its_first_unfinished_stage(made):
     assert [row["stage"] for row in csv_rows(out / "stages.csv")] == NAMES
 
 
-def test_the_shipped_recipes_make_2_players_from_imitation_and_the_other_sizes_from_its_network(tmp_path, monkeypatch):
-    """2p.toml fits the heuristic's moves first; 3p to 5p start from the shipped 2-player network,
-    which ``shipped-2p`` finds outside a checkout too."""
+def test_the_shipped_recipes_make_2_players_from_imitation_and_the_other_sizes_from_a_smaller_table(
+    tmp_path, monkeypatch
+):
+    """2p.toml fits the heuristic's moves first; 3p and 5p start from the shipped 2-player network, 4p
+    from the 3-player one, which ``shipped-2p`` and ``shipped-3p`` find outside a checkout too."""
     monkeypatch.chdir(tmp_path)
-    for players in (2, 3, 4, 5):
+    for players, start in ((2, ""), (3, str(POLICIES[2])), (4, str(POLICIES[3])), (5, str(POLICIES[2]))):
         _, made = recipe.read(RECIPES / f"{players}p.toml")
         assert {stage.config.players for stage in made} == {players}
-        if players == 2:
-            assert made[0].config.init_policy == "" and made[0].config.imitation_games > 0
-        else:
-            assert made[0].config.init_policy == str(POLICIES[2]) and made[0].config.imitation_games == 0
+        assert made[0].config.init_policy == start and (made[0].config.imitation_games > 0) == (players == 2)
         assert [stage.config.seed for stage in made] == list(range(len(made)))
         assert made[-1].league is not None  # the last stage measures the network's best response
 
