@@ -34,6 +34,7 @@ import numpy as np
 from tribune_env.determinize import sampler_words
 from tribune_env.envs.rewards import final_rewards
 from tribune_env.errors import ConfigError, brief
+from tribune_env.tasks import DECISIONS, Task
 
 from .base import Agent
 from .leaves import EMPTY, ENDED, RUNNING, Leaves, leaves
@@ -201,20 +202,23 @@ class SearchBatch:
 
 
 class ExpertAgent(Agent):
-    """The search as a player: ``expert:net=PATH.pt[,candidates=6,worlds=4,rounds=1]``.
+    """The search as a player: ``expert:net=PATH.pt[,candidates=6,worlds=4,rounds=1,kinds=place]``.
 
     It plays the searched candidate best by ``logits + sigma(q)``, without noise, so the same
-    seed gives the same game.
+    seed gives the same game. With ``kinds`` (decision kinds joined by ``+``, ``place+atrium_bid``)
+    it searches only those decisions and plays the network's most probable move at the others.
     """
 
     name = "expert"
 
-    def __init__(self, seed=None, net: str = "", candidates: int = 6, worlds: int = 4, rounds: int = 1):
+    def __init__(self, seed=None, net: str = "", candidates: int = 6, worlds: int = 4, rounds: int = 1,
+                 kinds: str = ""):  # fmt: skip
         super().__init__(seed)
         if not net:
             raise ConfigError("expert needs net=PATH.pt: a policy file")
         from .policy import PolicyAgent
 
+        self.kinds = searched_kinds(kinds)
         self.policy = PolicyAgent(path=net)
         self.search = RootSearch(self.policy.network, candidates, worlds, rounds, threads=1)
 
@@ -222,6 +226,26 @@ class ExpertAgent(Agent):
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
             return int(legal[0])
+        if self.kinds and decision_of(observation, view.observation_layout) not in self.kinds:
+            return self.policy.act(observation, action_mask, view)
         world = view.determinize(self.rng)  # the seat's information is all a search may use
         found = self.search.search(SearchBatch.of_game(world), [0], [view.seat], observation[None], self.rng)
         return int(found.actions[0])
+
+
+def searched_kinds(text: str) -> frozenset:
+    """The decision kinds named in `text` (``place+atrium_bid``, any case); empty for all of them."""
+    if not isinstance(text, str):
+        raise ConfigError(f"expert: kinds must be decision kinds joined by +, got {brief(text)}")
+    names = {t.name for t in DECISIONS}
+    kinds = [name.strip() for name in text.split("+")] if text else []
+    unknown = [name for name in kinds if name.upper() not in names]
+    if unknown:
+        raise ConfigError(f"expert: unknown decision kind(s) {', '.join(map(brief, unknown))}; known: "
+                          f"{', '.join(sorted(n.lower() for n in names))}")  # fmt: skip
+    return frozenset(Task[name.upper()] for name in kinds)
+
+
+def decision_of(observation, layout) -> Task:
+    """The kind of decision an observation asks for (its ``decision`` segment)."""
+    return Task(Task.SETUP_DISCARD + int(observation[layout.slices["decision"]].argmax()))

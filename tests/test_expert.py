@@ -16,6 +16,8 @@ from training.learning.runs import read_csv  # noqa: E402
 from tribune_env import ConfigError, Game  # noqa: E402
 from tribune_env.envs.rewards import final_rewards  # noqa: E402
 from tribune_env.envs.vector_games import VectorGames  # noqa: E402
+from tribune_env.player import PlayerView  # noqa: E402
+from tribune_env.tasks import Task  # noqa: E402
 
 
 def small_network(seed=0, layers=(16,)):
@@ -204,3 +206,24 @@ def test_the_command_runs_a_recipe_and_names_a_bad_one(tmp_path):
     recipe.write_text("players = 3\nwrolds = 2\n")
     result = CliRunner().invoke(main, ["expert", "--config", str(recipe), "--out", str(tmp_path / "other")])
     assert result.exit_code == 1 and "unknown setting(s) 'wrolds'" in result.output
+
+
+def test_the_agent_searches_only_the_kinds_it_is_given():
+    from agents.trained import POLICIES
+
+    net = POLICIES[2]
+    game = Game(2, seed=3, log=False)
+    agents = [make_agent(f"expert:net={net},kinds=Place"), make_agent(f"policy:{net}")]
+    reset_agents(agents, 3)
+    searched = agents[0].search.leaves
+    while not game.is_over:
+        seat = game.current_player
+        view_kind = game.decision()[0]
+        before = agents[0].search.leaves
+        action = agents[seat].act(game.observe(seat), game.legal_mask(), PlayerView(game, seat))
+        if seat == 0 and view_kind != Task.PLACE:
+            assert agents[0].search.leaves == before  # the network's move, no search
+        game.step(action)
+    assert agents[0].search.leaves > searched  # the placements were searched
+    with pytest.raises(ConfigError, match="unknown decision kind.*'plase'"):
+        make_agent(f"expert:net={net},kinds=plase")
