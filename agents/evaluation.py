@@ -31,7 +31,9 @@ heuristic's pricing and a search's rollouts call it without leaving machine code
 
 A player's *row* (:data:`ROW`) holds what the potential reads; a *change* (:data:`CHANGE`)
 is a hypothetical gain added to a row (:func:`potential_after`), so agents can price what an action
-brings: :func:`potential` gives one player's potential, optionally after such a change.
+brings: :func:`potential` gives one player's potential, optionally after such a change. A
+change is a tuple (:func:`change_by`), not an array: the heuristic prices dozens a decision, and
+a tuple costs no allocation.
 """
 
 from __future__ import annotations
@@ -109,22 +111,33 @@ def potential(game, player: int, **change) -> float:
     return float(changed_potential(game.handle.buffer, game.handle.params, player, change_of(**change)))
 
 
-def change_of(**change) -> np.ndarray:
-    """A change vector from keywords of :data:`CHANGE`; an unknown keyword raises ValueError."""
-    out = no_change()
-    for key, value in change.items():
-        if key not in CHANGE:
-            raise ValueError(f"unknown change {key!r}; known: {CHANGE}")
-        out[CHANGE.index(key)] = float(value)
-    return out
+def change_of(**change) -> tuple:
+    """A change from keywords of :data:`CHANGE`; an unknown keyword raises ValueError."""
+    unknown = sorted(set(change) - set(CHANGE))
+    if unknown:
+        raise ValueError(f"unknown change {unknown[0]!r}; known: {CHANGE}")
+    return tuple(float(change.get(key, none)) for key, none in zip(CHANGE, NO_CHANGE))
 
 
-_NO_CHANGE = np.where(np.arange(len(CHANGE)) == CONTROL, -1.0, 0.0)  # a constant of compiled code
+NO_CHANGE = tuple(-1.0 if key == "control" else 0.0 for key in CHANGE)  # a constant of compiled code
 
 
-@entry
-def no_change():
-    return _NO_CHANGE.copy()
+@compiled(inline="always")  # into each caller: a tuple built where it is used
+def change_by(
+    money=0.0, laurels=0.0, legions=0.0, markers=0.0, cards=0.0, tile=0.0, eternal=0.0, temp_favor=0.0, control=-1.0
+):
+    """A change of the items given (in the order of :data:`CHANGE`)."""
+    return (
+        float(money),
+        float(laurels),
+        float(legions),
+        float(markers),
+        float(cards),
+        float(tile),
+        float(eternal),
+        float(temp_favor),
+        float(control),
+    )
 
 
 @entry
@@ -174,12 +187,17 @@ def player_row(state, params, p):
 @compiled
 def merge(a, b):
     """Two changes summed; tiles, favors and control take the larger."""
-    out = a.copy()
-    for i in range(TILE):
-        out[i] += b[i]
-    for i in range(TILE, len(CHANGE)):
-        out[i] = max(out[i], b[i])
-    return out
+    return change_by(
+        a[MONEY] + b[MONEY],
+        a[LAURELS] + b[LAURELS],
+        a[LEGIONS] + b[LEGIONS],
+        a[MARKERS] + b[MARKERS],
+        a[CARDS] + b[CARDS],
+        max(a[TILE], b[TILE]),
+        max(a[ETERNAL], b[ETERNAL]),
+        max(a[TEMP_FAVOR], b[TEMP_FAVOR]),
+        max(a[CONTROL], b[CONTROL]),
+    )
 
 
 @compiled
@@ -194,7 +212,7 @@ def _bits(x):
 @compiled
 def potential_of(row, params):
     """Points: progress (or the race to the marker goal), score, cards and control."""
-    return potential_after(row, _NO_CHANGE, params)
+    return potential_after(row, NO_CHANGE, params)
 
 
 @compiled

@@ -33,7 +33,7 @@ from tribune_env.core.events import CAPACITY, WIDTH
 from tribune_env.core.leaders import tigellinus_reward
 from tribune_env.core.market import pays
 from tribune_env.core.takeover import rivals, takes_over
-from tribune_env.core.worlds import determinize
+from tribune_env.core.worlds import redeal
 from tribune_env.data import (
     ATRIUM,
     CATACOMBS,
@@ -59,8 +59,7 @@ from .compiled import compiled, entry
 from .evaluation import (
     CARD_POINTS,
     CONTROL_POINTS,
-    ETERNAL,
-    LAURELS,
+    change_by,
     evaluate_state,
 )
 from .reading import (
@@ -79,7 +78,6 @@ from .reading import (
     read,
     readiness,
     readiness_of,
-    single_change,
     unknown_card,
     worth,
     worth_of,
@@ -196,10 +194,9 @@ def choose_batch(bufs, ks, masks, rows, deck_counts, words, out):
     same words. Call ``native.ready()`` first.
     """
     world = np.empty(bufs.shape[1], dtype=np.int32)
-    world_mask = np.empty(masks.shape[1], dtype=np.int8)
     for j in range(len(rows)):
         i = rows[j]
-        out[j] = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, words[j], world, world_mask)
+        out[j] = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, words[j], world)
 
 
 @entry
@@ -209,12 +206,11 @@ def play_batch(bufs, ks, events, masks, rows, meta_at, tasks_at, players, seats,
     generator ``samplers[row, seat]`` (advanced; a forced move samples none); ``players[row]``
     gets who acts then, -1 once the game is over. ``VectorGames.play_rows`` calls it."""
     world = np.empty(bufs.shape[1], dtype=np.int32)
-    world_mask = np.empty(masks.shape[1], dtype=np.int8)
     for j in range(len(rows)):
         i = rows[j]
         player = actor(bufs[i], meta_at, tasks_at)
         while player >= 0 and seats[i, player]:
-            move = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, samplers[i, player], world, world_mask)
+            move = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, samplers[i, player], world)
             events[0, 0] = 0
             native.step(bufs[i], ks[i], events, masks[i], move)
             player = actor(bufs[i], meta_at, tasks_at)
@@ -222,15 +218,16 @@ def play_batch(bufs, ks, events, masks, rows, meta_at, tasks_at, players, seats,
 
 
 @compiled(inline="always")  # into choose_batch and play_batch, its callers
-def choose_sampled(buf, params, mask, deck_counts, rng, world, world_mask):
-    """The move for the player to act in `buf`, chosen in a world sampled for it into `world`."""
+def choose_sampled(buf, params, mask, deck_counts, rng, world):
+    """The move for the player to act in `buf`, chosen in a world sampled for it into `world`,
+    where its legal actions are the game's (``redeal``)."""
     legal = np.flatnonzero(mask)
     if len(legal) == 1:
         return legal[0]
     copy_row(world, 0, buf)
     state = views(world, params)
-    determinize(world, params, state.tasks[top_task(state), 1], rng, world_mask)
-    return choose(world, params, world_mask, deck_counts)
+    redeal(world, params, state.tasks[top_task(state), 1], rng)
+    return choose(world, params, mask, deck_counts)
 
 
 # ---------------------------------------------------------------- board geometry
@@ -426,7 +423,7 @@ def pantheon_value(r, hand):
         unseen += count
         if hand[f * V : (f + 1) * V].sum() > 0:
             matching += count
-    return matching / max(unseen, 1) * gain(r.standing, single_change(ETERNAL, 1)) - CARD_POINTS
+    return matching / max(unseen, 1) * gain(r.standing, change_by(eternal=1)) - CARD_POINTS
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
@@ -436,7 +433,7 @@ def mars_value(r, hand, pairs):
     cheapest_free = nth_smallest(costs, pairs)
     if cheapest_free == math.inf:
         return -1.0
-    return gain(r.standing, single_change(LAURELS, MARS_LAURELS)) - cheapest_free
+    return gain(r.standing, change_by(laurels=MARS_LAURELS)) - cheapest_free
 
 
 # ---------------------------------------------------------------- card choices
@@ -542,7 +539,7 @@ def decide_sacrifice(r, legal):
     params = r.params
     codes = legal[legal != params[K.A_DECLINE]] - params[K.A_DISCARD]
     card, price = cheapest(r.prices, r.hand, codes)
-    return params[K.A_DISCARD] + card if gain(r.standing, single_change(ETERNAL, 1)) > price else params[K.A_DECLINE]
+    return params[K.A_DISCARD] + card if gain(r.standing, change_by(eternal=1)) > price else params[K.A_DECLINE]
 
 
 @compiled
@@ -557,7 +554,7 @@ def decide_mars(r, legal):
         f = np.flatnonzero(build)[0] // V
     else:
         f = int(np.argmin(costs))
-        if costs[f] == math.inf or costs[f] >= gain(r.standing, single_change(LAURELS, MARS_LAURELS)):
+        if costs[f] == math.inf or costs[f] >= gain(r.standing, change_by(laurels=MARS_LAURELS)):
             return params[K.A_DECLINE]
     chosen = build.copy()
     for code in pairs[f]:

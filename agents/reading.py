@@ -26,7 +26,7 @@ from collections import namedtuple
 import numpy as np
 
 from tribune_env.core.benefits import benefit_gains, benefit_open, benefit_options, takeover_benefit_gains
-from tribune_env.core.common import Gain, value_sum
+from tribune_env.core.common import value_sum
 from tribune_env.core.leaders import agrippa_open, agrippa_option, leader_gains, tigellinus_reward
 from tribune_env.core.takeover import beats
 from tribune_env.data import NUM_FACTIONS, NUM_VALUES, PLEBEIANS, PRAETORIANS, SENATORS
@@ -37,17 +37,9 @@ from tribune_env.tasks import Task
 from .compiled import compiled
 from .evaluation import (
     CARD_POINTS,
-    CARDS,
-    CONTROL,
-    ETERNAL,
-    LAURELS,
-    LEGIONS,
-    MARKERS,
-    MONEY,
-    TEMP_FAVOR,
-    TILE,
+    NO_CHANGE,
+    change_by,
     merge,
-    no_change,
     player_row,
     potential_after,
     potential_of,
@@ -89,7 +81,7 @@ def read(state, params, deck_counts, me, depth):
     average = (deck_counts * (np.arange(len(deck_counts)) % V)).sum() / deck_counts.sum()
     money = np.int64(state.res[me, MONEY_COLUMN])
     floor = DENARIUS_FLOOR * (2 if money < SHORT_OF_MONEY else 1)
-    denarius = max(_gain(row, base, params, single_change(MONEY, 5)) / 5, floor)
+    denarius = max(_gain(row, base, params, change_by(money=5)) / 5, floor)
     takeover_values = np.zeros(F)
     leader_values = np.zeros(F)
     target_cards = np.empty(F, dtype=np.int64)
@@ -130,23 +122,24 @@ def gain(standing, change):
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def income(standing, amount):
-    return max(gain(standing, single_change(MONEY, amount)), amount * standing.denarius)
+    return max(gain(standing, change_by(money=amount)), amount * standing.denarius)
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def cost(standing, amount):
-    return max(-gain(standing, single_change(MONEY, -amount)), amount * standing.denarius)
+    return max(-gain(standing, change_by(money=-amount)), amount * standing.denarius)
 
 
 # ---------------------------------------------------------------- what control brings
 @compiled
 def takeover_change(state, params, row, base, me, f):
     """Control of f, its marker and first laurel, the take-over benefit and the next faction benefit."""
-    played = no_change()
-    played[CARDS] = -2
-    played[CONTROL] = f
-    played[MARKERS] = 1 - state.markers[me, f]
-    played[LAURELS] = params[K.FIRST_CONTROL_LAURELS] * state.first_laurel[f]
+    played = change_by(
+        laurels=params[K.FIRST_CONTROL_LAURELS] * state.first_laurel[f],
+        markers=1 - state.markers[me, f],
+        cards=-2,
+        control=f,
+    )
     gains = gains_change(params, takeover_benefit_gains(params, f))
     return merge(merge(played, gains), faction_benefit_change(state, params, row, base, me, f))
 
@@ -154,7 +147,7 @@ def takeover_change(state, params, row, base, me, f):
 @compiled
 def faction_benefit_change(state, params, row, base, me, f):
     """The best option of f's faction benefit open to the seat in the coming Phase 5 (the first if tied)."""
-    best, best_gain = no_change(), -math.inf
+    best, best_gain = NO_CHANGE, -math.inf
     for i in range(benefit_options(f)):
         if benefit_open(state, me, f, i):
             option = gains_change(params, benefit_gains(state, params, me, f, i))
@@ -169,23 +162,15 @@ def gains_change(params, g):
     """The engine's gains of a benefit or leader as a change. The seat's reading: the proconsul is
     priced as a later coin-bowl follower, the temporary favor as taken; the assassin and the
     Legates' legion are left out."""
-    change = no_change()
-    change[MONEY] = g[Gain.DENARII] + (params[K.COIN_BOWL_LATER] if g[Gain.PROCONSUL] else 0)
-    change[LAURELS] = g[Gain.LAURELS]
-    change[LEGIONS] = g[Gain.LEGIONS]
-    change[CARDS] = g[Gain.CARDS]
-    change[TILE] = g[Gain.TILE]
-    change[ETERNAL] = g[Gain.ETERNAL]
-    change[TEMP_FAVOR] = g[Gain.DECISION] == Task.TEMP_FAVOR
-    return change
-
-
-@compiled(inline="always")  # small and hot: a call would cost more than its work
-def single_change(key, amount):
-    """A change of one item of CHANGE."""
-    change = no_change()
-    change[key] = amount
-    return change
+    return change_by(
+        money=g.denarii + (params[K.COIN_BOWL_LATER] if g.proconsul else 0),
+        laurels=g.laurels,
+        legions=g.legions,
+        cards=g.cards,
+        tile=g.tile,
+        eternal=g.eternal,
+        temp_favor=1.0 if g.decision == Task.TEMP_FAVOR else 0.0,
+    )
 
 
 @compiled
@@ -193,13 +178,11 @@ def leader_change(state, params, me, f):
     """What the leader of f brings to a take-over set that wins; for a leader's decision, the option
     the seat would take."""
     if f == PRAETORIANS:  # Gaius Tigellinus: a card of the hand for his legion
-        change = gains_change(params, tigellinus_reward(params))
-        change[CARDS] = -1
-        return change
+        return merge(gains_change(params, tigellinus_reward(params)), change_by(cards=-1))
     if f == PLEBEIANS:  # Agrippa: the scroll if it is open, else the card
         return gains_change(params, agrippa_option(params, 0 if agrippa_open(state, me, 0) else 1))
     if f == SENATORS:  # Cato the Elder: one more faction marker
-        return single_change(MARKERS, 1)
+        return change_by(markers=1)
     return gains_change(params, leader_gains(state, params, me, f))
 
 
@@ -327,12 +310,13 @@ def unknown_card(r):
 
 
 @compiled
-def best_of(r, params):
+def best_of(r, k):
     """Expected worth of the best of k cards drawn from those unseen (the Catacombs)."""
     order = np.argsort(r.unseen_worths)
     share = np.cumsum(r.unseen[order]) / max(r.unseen.sum(), 1)
-    total, below = 0.0, 0.0
+    total, below = 0.0, math.pow(0.0, k)  # below: the chance that all k are cards met so far
     for i in range(len(order)):
-        total += r.unseen_worths[order[i]] * (math.pow(share[i], params) - math.pow(below, params))
-        below = share[i]
+        reach = math.pow(share[i], k)
+        total += r.unseen_worths[order[i]] * (reach - below)
+        below = reach
     return total

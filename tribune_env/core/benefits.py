@@ -1,5 +1,5 @@
 """The factions' benefits (rulebook, "The Factions"): one function per take-over benefit and per
-faction benefit, named after its faction, that says what it gives (a gains vector, ``Gain``).
+faction benefit, named after its faction, that says what it gives (its ``Gains``).
 
 The engine applies those gains (``common.receive``) and the agents price the same vectors, so
 each benefit is stated once. Phase 5 and the decisions benefits bring (the assassin, the
@@ -13,7 +13,7 @@ from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, NUM_VALUES, PATRICIANS, PL
 from ..kernel import K
 from ..state import ETERNAL, LEGIONS, MONEY, NO_TILE, SCROLL, TILE, TRIBUNE, Meta
 from ..tasks import Task
-from .common import Gain, discard, gains, push, receive, say, value_sum
+from .common import discard, gains, push, receive, say, value_sum
 from .events import Ev
 
 V = NUM_VALUES
@@ -23,45 +23,43 @@ V = NUM_VALUES
 @compiled
 def gladiators_takeover_benefit(params):
     """One legion."""
-    return gains(Gain.LEGIONS, params[K.GLADIATOR_LEGIONS])
+    return gains(legions=params[K.GLADIATOR_LEGIONS])
 
 
 @compiled
 def legates_takeover_benefit(params):
     """Two laurel wreaths."""
-    return gains(Gain.LAURELS, params[K.LEGATE_LAURELS])
+    return gains(laurels=params[K.LEGATE_LAURELS])
 
 
 @compiled
 def praetorians_takeover_benefit(params):
     """One card from the draw pile."""
-    return gains(Gain.CARDS, params[K.BENEFIT_CARDS])
+    return gains(cards=params[K.BENEFIT_CARDS])
 
 
 @compiled
 def plebeians_takeover_benefit(params):
     """One card from the draw pile, and an assassin."""
-    g = gains(Gain.CARDS, params[K.BENEFIT_CARDS])
-    g[Gain.DECISION] = Task.ASSASSIN
-    return g
+    return gains(cards=params[K.BENEFIT_CARDS], decision=Task.ASSASSIN)
 
 
 @compiled
 def patricians_takeover_benefit(params):
     """One laurel wreath."""
-    return gains(Gain.LAURELS, params[K.PATRICIAN_LAURELS])
+    return gains(laurels=params[K.PATRICIAN_LAURELS])
 
 
 @compiled
 def vestals_takeover_benefit(params):
     """5 denarii from the stock."""
-    return gains(Gain.DENARII, params[K.VESTAL_DENARII])
+    return gains(denarii=params[K.VESTAL_DENARII])
 
 
 @compiled
 def senators_takeover_benefit(params):
     """One laurel wreath."""
-    return gains(Gain.LAURELS, params[K.SENATOR_LAURELS])
+    return gains(laurels=params[K.SENATOR_LAURELS])
 
 
 @compiled
@@ -92,44 +90,36 @@ def takeover_benefit(state, params, events, player, faction):
 def gladiators_benefit(state, params, player, option):
     """The denarii on the Colosseum; or one card and an assassin."""
     if option == 0:
-        g = gains(Gain.DENARII, state.meta[Meta.COLOSSEUM])
-        g[Gain.FROM_COLOSSEUM] = 1
-        return g
-    g = gains(Gain.CARDS, params[K.BENEFIT_CARDS])
-    g[Gain.DECISION] = Task.ASSASSIN
-    return g
+        return gains(denarii=state.meta[Meta.COLOSSEUM], from_colosseum=1)
+    return gains(cards=params[K.BENEFIT_CARDS], decision=Task.ASSASSIN)
 
 
 @compiled
 def legates_benefit(state, params, player, option):
     """A scroll (to a player without one); or one card and the right to buy a legion."""
     if option == 0:
-        return gains(Gain.TILE, SCROLL)
-    g = gains(Gain.CARDS, params[K.BENEFIT_CARDS])
-    g[Gain.DECISION] = Task.BUY_LEGION
-    return g
+        return gains(tile=SCROLL)
+    return gains(cards=params[K.BENEFIT_CARDS], decision=Task.BUY_LEGION)
 
 
 @compiled
 def praetorians_benefit(params):
     """One legion."""
-    return gains(Gain.LEGIONS, params[K.PRAETORIAN_BENEFIT_LEGIONS])
+    return gains(legions=params[K.PRAETORIAN_BENEFIT_LEGIONS])
 
 
 @compiled
 def plebeians_benefit(state, params, player, option):
     """One card and two denarii; or a tribune, with a scroll and control of the Patricians."""
     if option == 0:
-        g = gains(Gain.CARDS, params[K.BENEFIT_CARDS])
-        g[Gain.DENARII] = params[K.PLEBEIAN_BENEFIT_DENARII]
-        return g
-    return gains(Gain.TILE, TRIBUNE)
+        return gains(cards=params[K.BENEFIT_CARDS], denarii=params[K.PLEBEIAN_BENEFIT_DENARII])
+    return gains(tile=TRIBUNE)
 
 
 @compiled
 def patricians_benefit():
     """The proconsul: one more follower next round, while the player still controls the Patricians."""
-    return gains(Gain.PROCONSUL, 1)
+    return gains(proconsul=1)
 
 
 @compiled
@@ -137,19 +127,17 @@ def vestals_benefit(state, params, player, option):
     """One laurel and the temporary favor (without eternal favor); or a tribune, with a scroll
     and control of the Senators."""
     if option == 0:
-        g = gains(Gain.LAURELS, params[K.VESTAL_BENEFIT_LAURELS])
-        if not state.res[player, ETERNAL] and state.meta[Meta.TEMP_FAVOR] != player:
-            g[Gain.DECISION] = Task.TEMP_FAVOR
-        return g
-    return gains(Gain.TILE, TRIBUNE)
+        favor = not state.res[player, ETERNAL] and state.meta[Meta.TEMP_FAVOR] != player
+        return gains(laurels=params[K.VESTAL_BENEFIT_LAURELS], decision=Task.TEMP_FAVOR if favor else 0)
+    return gains(tile=TRIBUNE)
 
 
 @compiled
 def senators_benefit(state, params, player, option):
     """A scroll (to a player without one); or two cards."""
     if option == 0:
-        return gains(Gain.TILE, SCROLL)
-    return gains(Gain.CARDS, params[K.SENATOR_BENEFIT_CARDS])
+        return gains(tile=SCROLL)
+    return gains(cards=params[K.SENATOR_BENEFIT_CARDS])
 
 
 @compiled

@@ -1,6 +1,6 @@
 """Compiled helpers every phase uses: the task stack, drawing, discarding, what a player receives."""
 
-from enum import IntEnum
+from collections import namedtuple
 
 import numpy as np
 
@@ -213,51 +213,56 @@ def mask_any_discard(state, params, mask, player):
     mask[params[K.A_DECLINE]] = 1
 
 
-class Gain(IntEnum):
-    """What a benefit or a leader gives: the items of a gains vector (:func:`gains`).
-
-    Each benefit and leader states its gains once (``benefits.py``, ``leaders.py``); the
-    engine applies them with :func:`receive` and the agents price the same vector.
-    """
-
-    DENARII = 0
-    FROM_COLOSSEUM = 1  # the denarii are the Colosseum's, which is emptied
-    LAURELS = 2
-    LEGIONS = 3
-    CARDS = 4  # drawn from the draw pile
-    TILE = 5  # SCROLL or TRIBUNE received, or 0
-    ETERNAL = 6  # the eternal favor of the gods
-    PROCONSUL = 7
-    DECISION = 8  # a Task kind then put to the player (assassin, a leader's choice...), or 0
-
-
-GAIN_ITEMS = len(Gain)
+Gains = namedtuple(
+    "Gains",
+    (
+        "denarii",
+        "from_colosseum",  # the denarii are the Colosseum's, which is emptied
+        "laurels",
+        "legions",
+        "cards",  # drawn from the draw pile
+        "tile",  # SCROLL or TRIBUNE received, or 0
+        "eternal",  # the eternal favor of the gods
+        "proconsul",
+        "decision",  # a Task kind then put to the player (assassin, a leader's choice...), or 0
+    ),
+)
+"""What a benefit or a leader gives. Each benefit and leader states its gains once
+(``benefits.py``, ``leaders.py``); the engine applies them with :func:`receive` and the
+agents price the same gains."""
 
 
-@compiled
-def gains(item=-1, amount=0):
-    """A gains vector: nothing, or `amount` of one item of :class:`Gain`."""
-    out = np.zeros(GAIN_ITEMS, dtype=np.int64)
-    if item >= 0:
-        out[item] = amount
-    return out
+@compiled(inline="always")  # into each caller: a tuple built where it is used, no allocation
+def gains(denarii=0, from_colosseum=0, laurels=0, legions=0, cards=0, tile=0, eternal=0, proconsul=0, decision=0):
+    """The :data:`Gains` of the items given."""
+    return Gains(
+        np.int64(denarii),
+        np.int64(from_colosseum),
+        np.int64(laurels),
+        np.int64(legions),
+        np.int64(cards),
+        np.int64(tile),
+        np.int64(eternal),
+        np.int64(proconsul),
+        np.int64(decision),
+    )
 
 
 @compiled
 def receive(state, params, events, player, g):
     """The player receives the gains g; a decision it brings comes after the cards it draws."""
-    state.res[player, MONEY] += g[Gain.DENARII]
-    if g[Gain.FROM_COLOSSEUM]:
+    state.res[player, MONEY] += g.denarii
+    if g.from_colosseum:
         state.meta[Meta.COLOSSEUM] = 0
-    state.res[player, LAURELS] += g[Gain.LAURELS]
-    state.res[player, LEGIONS] += g[Gain.LEGIONS]
-    if g[Gain.TILE]:
-        state.res[player, TILE] = g[Gain.TILE]
-    if g[Gain.ETERNAL]:
+    state.res[player, LAURELS] += g.laurels
+    state.res[player, LEGIONS] += g.legions
+    if g.tile:
+        state.res[player, TILE] = g.tile
+    if g.eternal:
         gain_eternal_favor(state, params, events, player)
-    if g[Gain.PROCONSUL]:
+    if g.proconsul:
         state.meta[Meta.PROCONSUL] = player
-    if g[Gain.DECISION]:
-        push(state, g[Gain.DECISION], player)
-    for _ in range(g[Gain.CARDS]):
+    if g.decision:
+        push(state, g.decision, player)
+    for _ in range(g.cards):
         push(state, Task.DRAW, player)

@@ -1,5 +1,5 @@
 """The seven leaders (rulebook, "The Factions"): one function per leader, named after him or her,
-that says what a winning take-over set with the leader gives (a gains vector, ``Gain``), and
+that says what a winning take-over set with the leader gives (its ``Gains``), and
 the decisions three of them bring. The engine applies the gains (``common.receive``); the
 agents price them.
 """
@@ -9,58 +9,50 @@ from ..data import GLADIATORS, LEGATES, NUM_FACTIONS, PATRICIANS, PLEBEIANS, PRA
 from ..kernel import K
 from ..state import NO_TILE, SCROLL, TILE
 from ..tasks import Task
-from .common import Gain, discard_from_hand, gain_marker, gains, mask_any_discard, receive, say
+from .common import discard_from_hand, gain_marker, gains, mask_any_discard, receive, say
 from .events import Ev
 
 
 @compiled
 def spartacus(state, params, player):
     """Gladiators: one more legion."""
-    return gains(Gain.LEGIONS, params[K.SPARTACUS_LEGIONS])
+    return gains(legions=params[K.SPARTACUS_LEGIONS])
 
 
 @compiled
 def varus(state, params, player):
     """Legates: one more laurel wreath."""
-    return gains(Gain.LAURELS, params[K.VARUS_LAURELS])
+    return gains(laurels=params[K.VARUS_LAURELS])
 
 
 @compiled
 def gaius_tigellinus(state, params, player):
     """Praetorians: the player may discard a card for a legion (``tigellinus_legions``)."""
-    g = gains()
-    if state.hand[player].sum() > 0:
-        g[Gain.DECISION] = Task.TIGELLINUS
-    return g
+    return gains(decision=Task.TIGELLINUS if state.hand[player].sum() > 0 else 0)
 
 
 @compiled
 def agrippa(state, params, player):
     """Plebeians: a scroll (to a player without one) or one card, as the player chooses."""
-    g = gains()
-    g[Gain.DECISION] = Task.AGRIPPA
-    return g
+    return gains(decision=Task.AGRIPPA)
 
 
 @compiled
 def scipio_africanus(state, params, player):
     """Patricians: 10 denarii from the stock."""
-    return gains(Gain.DENARII, params[K.SCIPIO_DENARII])
+    return gains(denarii=params[K.SCIPIO_DENARII])
 
 
 @compiled
 def aquilia_severa(state, params, player):
     """Vestal Virgins: the eternal favor of the gods, kept when the Vestals are lost."""
-    return gains(Gain.ETERNAL, 1)
+    return gains(eternal=1)
 
 
 @compiled
 def cato_the_elder(state, params, player):
     """Senators: a faction marker of the player's choice that it does not hold yet."""
-    g = gains()
-    if state.markers[player].sum() < NUM_FACTIONS:
-        g[Gain.DECISION] = Task.CATO
-    return g
+    return gains(decision=Task.CATO if state.markers[player].sum() < NUM_FACTIONS else 0)
 
 
 @compiled
@@ -91,7 +83,7 @@ def leader(state, params, events, player, faction):
 @compiled
 def tigellinus_reward(params):
     """What the card discarded for Gaius Tigellinus brings (a query the agents share)."""
-    return gains(Gain.LEGIONS, params[K.TIGELLINUS_LEGIONS])
+    return gains(legions=params[K.TIGELLINUS_LEGIONS])
 
 
 @compiled
@@ -117,7 +109,7 @@ def agrippa_open(state, player, option):
 @compiled
 def agrippa_option(params, option):
     """What Agrippa's `option` gives (a query the agents share)."""
-    return gains(Gain.TILE, SCROLL) if option == 0 else gains(Gain.CARDS, params[K.BENEFIT_CARDS])
+    return gains(tile=SCROLL) if option == 0 else gains(cards=params[K.BENEFIT_CARDS])
 
 
 @compiled

@@ -42,6 +42,14 @@ def determinize(buf, params, player, rng, mask):
     when only that player's hidden cards leave it one legal action, so the decision's
     presence tells `player` nothing that a re-deal could contradict.
     """
+    redeal(buf, params, player, rng)
+    legal_mask(buf, params, mask)  # the same decision waits
+
+
+@compiled
+def redeal(buf, params, player, rng):
+    """:func:`determinize` without the mask. For the player to act it is the game's own: a
+    seat's options depend only on what it knows, so a world has the same legal actions."""
     state = views(buf, params)
     reseed(rng, state.rng)  # the world's future differs too
     kind, actor, b = waiting(state)
@@ -63,7 +71,6 @@ def determinize(buf, params, player, rng, mask):
     )  # a pile never seen: from the pool
     if kind in BIDS:
         deal_bids(buf, params, state, player, actor, b, rng)
-    legal_mask(buf, params, mask)  # the same decision waits
 
 
 @compiled
