@@ -386,7 +386,8 @@ class Game:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)  # the configuration is shared, never changed
         other._moves = []
-        other._events = np.zeros_like(self._events)
+        if self.log is not None:  # a game without a log writes no events: it may share the buffer
+            other._events = np.zeros_like(self._events)
         other.log = None if self.log is None else list(self.log)
         other._seat_logs = {}
         other._bind(self.state.clone(), self._params, self._mask.copy())

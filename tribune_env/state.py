@@ -109,9 +109,6 @@ class Layout:
             start, size, _ = self.offsets[name]
             self.initial[start : start + size] = fill
 
-    def views(self, buffer: np.ndarray) -> dict:
-        return {name: buffer[o : o + size].reshape(shape) for name, (o, size, shape) in self.offsets.items()}
-
 
 class State:
     """One flat int32 buffer viewed as named arrays (``state.hand``...), the game's generator included.
@@ -120,14 +117,26 @@ class State:
     single gather from the buffer.
     """
 
-    __slots__ = ("layout", "buffer", "arrays", *FIELDS)
+    __slots__ = ("layout", "buffer", *FIELDS)
 
     def __init__(self, layout: Layout, buffer: np.ndarray):
         self.layout = layout
         self.buffer = buffer
-        self.arrays = layout.views(buffer)
-        for name, array in self.arrays.items():
-            setattr(self, name, array)
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        """A named view, made when first read: a copy made for a search (``Game.clone``) reads
+        few of them, and making all of them cost more than copying the buffer."""
+        if name not in FIELDS:
+            raise AttributeError(f"a State has no array {name!r}")
+        offset, size, shape = self.layout.offsets[name]
+        view = self.buffer[offset : offset + size].reshape(shape)
+        setattr(self, name, view)
+        return view
+
+    @property
+    def arrays(self) -> dict:
+        """Every named view, in buffer order."""
+        return {name: getattr(self, name) for name in self.layout.offsets}
 
     @classmethod
     def empty(cls, layout: Layout) -> State:
