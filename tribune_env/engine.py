@@ -223,8 +223,7 @@ class Game:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)  # the configuration is shared, never changed
         other._moves_before, other._moves = None, []
-        if self.log is not None:  # a game without a log writes no events: it may share the buffer
-            other._events = np.zeros_like(self._events)
+        other._events = self._copy_events()
         other.log, other._seat_logs = None, {}
         other._bind(State(self.state.layout, buffer), params, mask)
         other.edited()
@@ -386,12 +385,16 @@ class Game:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)  # the configuration is shared, never changed
         other._moves = []
-        if self.log is not None:  # a game without a log writes no events: it may share the buffer
-            other._events = np.zeros_like(self._events)
+        other._events = self._copy_events()
         other.log = None if self.log is None else list(self.log)
         other._seat_logs = {}
         other._bind(self.state.clone(), self._params, self._mask.copy())
         return other
+
+    def _copy_events(self) -> np.ndarray:
+        """The event buffer of a copy of this game: its own if the game keeps a log, else this one,
+        which a game without a log never writes."""
+        return self._events if self.log is None else np.zeros_like(self._events)
 
     def __getstate__(self):
         """Copies and pickles (``copy.deepcopy``, ``pickle``) leave out the views into the state

@@ -124,21 +124,19 @@ def deal(state, params, player, slots, pile, looks, pool, hands, rng):
     for q in range(params[K.N]):
         if q != player:
             count = state.hand[q].sum() - hands[q].sum()
-            state.hand[q] = hands[q]
-            add_cards(state.hand[q], cards[at : at + count])
+            count_into(state.hand[q], cards[at : at + count])
+            state.hand[q] += hands[q]
             at += count
     for slot in slots:
         state.slot_card[slot] = cards[at]
         at += 1
     if pile:
         count = state.catacombs.sum()
-        state.catacombs[:] = 0
-        add_cards(state.catacombs, cards[at : at + count])
+        count_into(state.catacombs, cards[at : at + count])
         at += count
     remember(state, looks, player)
     count = state.discard_hidden.sum()
-    state.discard_hidden[:] = 0
-    add_cards(state.discard_hidden, cards[at : at + count])
+    count_into(state.discard_hidden, cards[at : at + count])
     at += count
     count = state.meta[Meta.DRAW_N]
     state.draw[:count] = cards[at : at + count]
@@ -218,8 +216,7 @@ def purchases(state, looks, last, pile_hidden, player, pool, hands, rng):
             if bought[looks[t, 1]] >= 0:
                 buy(state, looks[t], cards[used], hands)
                 used += 1
-        state.catacombs[:] = 0
-        add_cards(state.catacombs, cards[used:])
+        count_into(state.catacombs, cards[used:])
     for t in range(len(looks) if last < 0 else last):
         if bought[looks[t, 1]] >= 0 and looks[t, 0] != player:
             card = pick(pool, rng)
@@ -272,7 +269,8 @@ def cards_of(counts):
 
 
 @compiled
-def add_cards(counts, cards):
-    """Each card of a list of cards added to the counts by card `counts`, in place."""
+def count_into(counts, cards):
+    """Counts by card of a list of cards, written into `counts` (a state's own array: no new one)."""
+    counts[:] = 0
     for card in cards:
         counts[card] += 1
