@@ -10,11 +10,13 @@ the hand can win the take-over. Bids are the worth of what is on offer (the Atri
 the chariot's protection of a faction it controls), never more than that. Take-over sets
 are the fewest cards that win, the leader always among them, then the highest sum.
 Faction benefits, Agrippa, Cato, the temporary favor and the Legate legion are chosen by
-one-step lookahead with :func:`agents.evaluation.evaluate_position`.
+one-step lookahead with :func:`agents.evaluation.evaluate_position`. The rules of thumb read only
+what the seat knows, so in a batch they decide on the game itself and only a lookahead, which
+steps the engine into hidden cards, samples a world: the same moves for less.
 
 The rules run compiled (numba) on the engine's state buffer: :func:`choose` is what a
 search calls in its rollouts, tens of microseconds a decision. :func:`choose_batch` samples
-the worlds and chooses for a whole batch of games in one call (``HeuristicAgent.act_rows``,
+the worlds it needs and chooses for a whole batch of games in one call (``HeuristicAgent.act_rows``,
 the vector environments' heuristic seats).
 """
 
@@ -44,6 +46,7 @@ from tribune_env.data import (
     NUM_FACTIONS,
     NUM_VALUES,
     PANTHEON,
+    REGIONS,
     THERMAE,
 )
 from tribune_env.determinize import sampler_words
@@ -130,8 +133,9 @@ class HeuristicAgent(Agent):
         for its player to act, in one compiled call without the GIL.
 
         The same moves, drawing the same from the agent's generator, as :meth:`act` on each of
-        those games in turn. The true state is read only to sample a world from the acting
-        seat's information, as ``view.determinize`` does.
+        those games in turn. The true state is read by the rules of thumb, which read only what
+        the acting seat knows (the move of any of its worlds), and to sample a world from the
+        seat's information for a lookahead, as ``view.determinize`` does.
         """
         rows = np.asarray(rows, dtype=np.int64)
         legal = np.count_nonzero(masks[rows], axis=1)
@@ -187,8 +191,9 @@ def choose(buf, params, mask, deck_counts):
 
 @entry
 def choose_batch(bufs, ks, masks, rows, deck_counts, words, out):
-    """``out[j]``: the heuristic's move in the game of row ``rows[j]``, chosen in one world sampled
-    for its player to act with the generator ``words[j]`` (advanced); a forced move samples none.
+    """``out[j]``: the heuristic's move in the game of row ``rows[j]``, chosen as in one world sampled
+    for its player to act with the generator ``words[j]`` (advanced where a lookahead samples it:
+    :func:`choose_sampled`).
 
     ``act`` on one game (its determinisation, then :func:`choose`) is the same move for the
     same words. Call ``native.ready()`` first.
@@ -202,8 +207,8 @@ def choose_batch(bufs, ks, masks, rows, deck_counts, words, out):
 @entry
 def play_batch(bufs, ks, events, masks, rows, meta_at, tasks_at, players, seats, samplers, deck_counts):
     """Play in the game of each row of `rows` for as long as its player to act is one of the
-    heuristic's ``seats[row]``, each decision chosen in a world sampled with that seat's own
-    generator ``samplers[row, seat]`` (advanced; a forced move samples none); ``players[row]``
+    heuristic's ``seats[row]``, each decision chosen as in a world sampled with that seat's own
+    generator ``samplers[row, seat]`` (advanced where a lookahead samples it); ``players[row]``
     gets who acts then, -1 once the game is over. ``VectorGames.play_rows`` calls it."""
     world = np.empty(bufs.shape[1], dtype=np.int32)
     for j in range(len(rows)):
@@ -219,14 +224,21 @@ def play_batch(bufs, ks, events, masks, rows, meta_at, tasks_at, players, seats,
 
 @compiled(inline="always")  # into choose_batch and play_batch, its callers
 def choose_sampled(buf, params, mask, deck_counts, rng, world):
-    """The move for the player to act in `buf`, chosen in a world sampled for it into `world`,
-    where its legal actions are the game's (``redeal``)."""
+    """The move for the player to act in `buf`, as :meth:`HeuristicAgent.act` chooses it in a world.
+
+    A rule of thumb reads only what the seat knows (:func:`agents.reading.read` and the public
+    table), so it decides on the game itself: a world would give the same move. A lookahead
+    steps the engine, which may draw hidden cards, so it decides in a world sampled for the
+    seat into `world` with `rng`, where the legal actions are the game's (``redeal``)."""
     legal = np.flatnonzero(mask)
     if len(legal) == 1:
         return legal[0]
+    state = views(buf, params)
+    top = top_task(state)
+    if state.tasks[top, 0] in RULE_KINDS:
+        return choose(buf, params, mask, deck_counts)
     copy_row(world, 0, buf)
-    state = views(world, params)
-    redeal(world, params, state.tasks[top_task(state), 1], rng)
+    redeal(world, params, state.tasks[top, 1], rng)
     return choose(world, params, mask, deck_counts)
 
 
@@ -307,15 +319,17 @@ def place_values(r, legal):
     hand, owed, discards, pairs = claims(r)
     discard = cheapest_card(r.prices, hand)[1] if hand.sum() > discards else math.inf  # a Curia stack's price
     values = np.empty(len(legal))
+    shared = np.full(len(REGIONS), np.nan)  # per region, a part of its value that is the same on every space
     for i in range(len(legal)):
-        values[i] = place_value(r, hand, r.money - owed, discard, pairs, legal[i])
+        values[i] = place_value(r, hand, r.money - owed, discard, pairs, legal[i], shared)
     return values
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def place_value(r, hand, budget, discard, pairs, action):
+def place_value(r, hand, budget, discard, pairs, action, shared):
     """Points a follower placed by `action` should bring this round (`discard`: what the card a
-    Curia follower lays down costs, inf if the hand has none to spare)."""
+    Curia follower lays down costs, inf if the hand has none to spare; `shared`: the parts of
+    the regions' values worked out so far, nan until then)."""
     params = r.params
     if action == params[K.A_COIN_BOWL]:
         first = r.state.meta[Meta.COIN_BOWL_USED] == 0
@@ -325,7 +339,7 @@ def place_value(r, hand, budget, discard, pairs, action):
     target = action - params[K.A_PLACE]
     region, space = params[K.PLACE_REGION + target], params[K.PLACE_SPACE + target]
     if region == THERMAE or region == FORUM:
-        return bought_card_value(r, hand, budget, region, space)
+        return bought_card_value(r, hand, budget, region, space, shared)
     if region == LATRINE:
         return latrine_value(r, budget)
     if region == CURIA:
@@ -333,7 +347,7 @@ def place_value(r, hand, budget, discard, pairs, action):
     if region == ATRIUM:
         return atrium_value(r, hand, budget)
     if region == CATACOMBS:
-        return catacombs_value(r, budget, space)
+        return catacombs_value(r, budget, space, shared)
     if region == PANTHEON:
         return pantheon_value(r, hand)
     return mars_value(r, hand, pairs)
@@ -351,13 +365,15 @@ def field_value(r, hand, f):
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def bought_card_value(r, hand, budget, region, space):
-    """Thermae and Forum: the card's worth less its price, if the budget pays for it."""
+def bought_card_value(r, hand, budget, region, space, shared):
+    """Thermae and Forum: the card's worth less its price (`shared[region]`), if the budget pays for it."""
     price = r.params[K.THERMAE_COST] if region == THERMAE else r.params[K.FORUM_COST]
     card = r.state.slot_card[slots(r.params, region)[0] + space - spaces(r.params, region)[0]]
     if card < 0 or budget < price:
         return -1.0
-    return worth(r.prices, card, hand) - cost(r.standing, price)
+    if math.isnan(shared[region]):
+        shared[region] = cost(r.standing, price)
+    return worth(r.prices, card, hand) - shared[region]
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
@@ -402,14 +418,17 @@ def atrium_value(r, hand, budget):
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def catacombs_value(r, budget, space):
-    """The best card the pile keeps after one pick per other follower there, for its price."""
+def catacombs_value(r, budget, space, shared):
+    """The best card the pile keeps after one pick per other follower there (`shared[CATACOMBS]`),
+    for its price."""
     first, end = spaces(r.params, CATACOMBS)
     price = r.params[K.CATACOMB_PRICES + space - first]
     if budget < price:
         return -1.0
-    picks = (r.state.space_owner[first:end] >= 0).sum()
-    return best_of(r, r.params[K.CATACOMB_CARDS] - picks) - cost(r.standing, price)
+    if math.isnan(shared[CATACOMBS]):
+        picks = (r.state.space_owner[first:end] >= 0).sum()
+        shared[CATACOMBS] = best_of(r, r.params[K.CATACOMB_CARDS] - picks)
+    return shared[CATACOMBS] - cost(r.standing, price)
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
@@ -721,6 +740,7 @@ RULES_OF_THUMB = {
     Task.CHARIOT_BID: decide_chariot_bid,
     Task.CHARIOT_PLACE: decide_chariot_place,
 }
+RULE_KINDS = tuple(int(kind) for kind in RULES_OF_THUMB)  # decided on what the seat knows alone
 decide = compiled(
     task_switch(
         "decide",

@@ -15,7 +15,7 @@ from conftest import collect_states, decision_kind
 from agents import make_agent
 from agents.base import RandomAgent
 from agents.evaluation import evaluate_position, potential
-from agents.heuristic import HeuristicAgent, best_placements, heuristic_rollout
+from agents.heuristic import RULES_OF_THUMB, HeuristicAgent, best_placements, heuristic_rollout
 from tests.scenario import C, display, done, fresh, give, hand_of, occupy, place_card, run, set_values
 from tribune_env import ConfigError, Game, PlayerView
 from tribune_env.data import LEGATES, PATRICIANS, PLEBEIANS, SENATORS
@@ -194,6 +194,24 @@ def test_choices_ignore_what_the_agent_cannot_see():
         assert choose(HeuristicAgent(seed=5), g) == choose(HeuristicAgent(seed=5), other)
         checked += 1
     assert checked >= 6
+
+
+def test_the_rules_of_thumb_read_only_what_the_seat_knows():
+    """Every rule of thumb makes the same move in the game as in each world sampled for its seat,
+    at every player count: so a batch decides on the game itself and samples a world only for a
+    lookahead (``choose_sampled``)."""
+    wanted = {
+        kind.name: (lambda g, k=kind: decision_kind(g) == k and len(g.legal_actions()) > 1) for kind in RULES_OF_THUMB
+    }
+    found = collect_states(range(300), wanted, per_predicate=8, log=False)
+    agent = HeuristicAgent(seed=0)
+    for kind, games in found.items():
+        for g in games:
+            move, p = agent.choose(g), g.current_player
+            in_worlds = [agent.choose(g.determinize(p, np.random.default_rng(seed))) for seed in range(3)]
+            assert in_worlds == [move] * 3, f"{kind} at {g.n} players: {move} in the game, {in_worlds} in worlds"
+    assert all(len(games) == 8 for games in found.values()), {kind: len(games) for kind, games in found.items()}
+    assert {g.n for games in found.values() for g in games} == {2, 3, 4, 5}
 
 
 def test_a_batch_is_chosen_as_one_game_at_a_time():
