@@ -153,13 +153,16 @@ class HeuristicAgent(Agent):
         agent's generator): :meth:`play_rows` samples that seat's worlds with it."""
         return sampler_words(self.rng, 1)[0]
 
-    def play_rows(self, games, rows, seats, samplers, readers):
+    def play_rows(self, games, rows, seats, samplers, readers, actions=None):
         """Play the heuristic's seats in the games of `rows` of a ``VectorGames`` for as long as
-        one of them is to act: ``seats[row, seat]`` says which seats are the heuristic's, each
-        sampling its worlds with its own generator ``samplers[row, seat]`` (:meth:`sampler`). One
-        compiled call a thread, whatever the number of moves; returns what ``games.play_rows``
-        does. The moves are :meth:`act`'s, in worlds drawn from the seats' generators."""
-        return games.play_rows(play_batch, rows, readers, seats, samplers, games.deck_counts, min_rows=DECISION_ROWS)
+        one of them is to act, after the other seats' `actions` there (one per game, -1 none):
+        ``seats[row, seat]`` says which seats are the heuristic's, each sampling its worlds with
+        its own generator ``samplers[row, seat]`` (:meth:`sampler`). One compiled call a thread,
+        whatever the number of moves; returns what ``games.play_rows`` does. The moves are
+        :meth:`act`'s, in worlds drawn from the seats' generators."""
+        return games.play_rows(
+            play_batch, rows, readers, seats, samplers, games.deck_counts, actions=actions, min_rows=DECISION_ROWS
+        )
 
     def choose(self, game) -> int:
         """The move of the player to act in a full game that is already one of its determinisations.
@@ -205,14 +208,18 @@ def choose_batch(bufs, ks, masks, rows, deck_counts, words, out):
 
 
 @entry
-def play_batch(bufs, ks, events, masks, rows, meta_at, tasks_at, players, seats, samplers, deck_counts):
-    """Play in the game of each row of `rows` for as long as its player to act is one of the
-    heuristic's ``seats[row]``, each decision chosen as in a world sampled with that seat's own
-    generator ``samplers[row, seat]`` (advanced where a lookahead samples it); ``players[row]``
-    gets who acts then, -1 once the game is over. ``VectorGames.play_rows`` calls it."""
+def play_batch(bufs, ks, events, masks, rows, actions, meta_at, tasks_at, players, seats, samplers, deck_counts):
+    """In the game of each row of `rows`: apply ``actions[row]`` unless it is -1 (another seat's
+    move), then play for as long as its player to act is one of the heuristic's ``seats[row]``,
+    each decision chosen as in a world sampled with that seat's own generator
+    ``samplers[row, seat]`` (advanced where a lookahead samples it); ``players[row]`` gets who
+    acts then, -1 once the game is over. ``VectorGames.play_rows`` calls it."""
     world = np.empty(bufs.shape[1], dtype=np.int32)
     for j in range(len(rows)):
         i = rows[j]
+        if actions[i] >= 0:
+            events[0, 0] = 0
+            native.step(bufs[i], ks[i], events, masks[i], actions[i])
         player = actor(bufs[i], meta_at, tasks_at)
         while player >= 0 and seats[i, player]:
             move = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, samplers[i, player], world)

@@ -182,6 +182,26 @@ def test_an_illegal_action_raises_naming_the_game_and_changes_nothing():
     assert np.array_equal(before, v._buffers)
 
 
+def test_the_actions_an_opponents_call_applies_are_checked_first_and_change_nothing():
+    """play_rows applies the learners' actions in the opponents' own call: an illegal one, or one
+    in a game outside the rows it plays, is refused before any game moves."""
+    from agents.heuristic import HeuristicAgent
+
+    v, heuristic = VectorGames(3, seed=0, num_players=2), HeuristicAgent(seed=0)
+    seats, samplers = np.zeros((3, MAX_PLAYERS), dtype=bool), np.ones((3, MAX_PLAYERS, 4), dtype=np.int32)
+    before, decisions = v._buffers.copy(), v.decisions
+    actions = random_legal(v.masks, np.random.default_rng(0))
+    illegal = actions.copy()
+    illegal[1] = int(np.flatnonzero(v.masks[1] == 0)[0])
+    with pytest.raises(IllegalActionError, match="game 1"):
+        heuristic.play_rows(v, [0, 1, 2], seats, samplers, None, actions=illegal)
+    with pytest.raises(ConfigError, match="outside"):
+        heuristic.play_rows(v, [0, 1], seats, samplers, None, actions=actions)
+    assert np.array_equal(before, v._buffers) and v.decisions == decisions
+    heuristic.play_rows(v, [0, 1, 2], seats, samplers, None, actions=actions)
+    assert v.decisions == decisions + 3 and not np.array_equal(before, v._buffers)
+
+
 @pytest.mark.parametrize(
     "config, message",
     [
@@ -383,17 +403,19 @@ def test_heuristic_opponents_play_their_turns_in_one_call_as_move_by_move():
     from agents.heuristic import HeuristicAgent, choose_batch
 
     class MoveByMove(HeuristicAgent):
-        def play_rows(self, games, rows, seats, samplers, readers):
-            def play(buffers, params, events, masks, rows, meta_at, tasks_at, players, *args):
+        def play_rows(self, games, rows, seats, samplers, readers, actions=None):
+            def play(buffers, params, events, masks, rows, actions, meta_at, tasks_at, players, *args):
                 for i in rows:
                     game, move = games.games[i], np.empty(1, dtype=np.int64)
+                    if actions[i] >= 0:  # the learner's move first
+                        game.step(int(actions[i]))
                     while not game.is_over and seats[i, game.current_player]:
                         words = samplers[i, game.current_player][None]  # a view: the seat's generator advances
                         choose_batch(buffers, params, masks, np.array([i]), games.deck_counts, words, move)
                         game.step(int(move[0]))
                     players[i] = -1 if game.is_over else game.current_player
 
-            return games.play_rows(play, rows, readers)
+            return games.play_rows(play, rows, readers, actions=actions)
 
     runs = []
     for opponent in (HeuristicAgent(seed=3), MoveByMove(seed=3)):

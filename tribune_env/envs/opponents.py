@@ -8,9 +8,10 @@ A policy is anything that picks an action for a seat:
   :class:`~tribune_env.envs.vector.VectorEnv` uses to decide for many games in one call, or,
   preferred to both, ``act_rows(buffers, params, masks, rows, deck_counts) -> actions``, which
   decides for the games in ``rows`` of the batch's arrays (``VectorGames.handle``) at once; or,
-  preferred to all, ``sampler()`` and ``play_rows(games, rows, seats, samplers, readers)``,
-  which play every seat of the policy's class in those games for as long as one of them is to
-  act (``VectorGames.play_rows``), each seat with its own generator drawn by ``sampler``;
+  preferred to all, ``sampler()`` and ``play_rows(games, rows, seats, samplers, readers,
+  actions=None)``, which play every seat of the policy's class in those games for as long as
+  one of them is to act, after the learners' ``actions`` there (``VectorGames.play_rows``),
+  each seat with its own generator drawn by ``sampler``;
   a policy whose ``reads_observations`` is false (the random one, the heuristic, which reads
   the game itself) is handed no fresh observation, which spares the vector environment
   encoding one;

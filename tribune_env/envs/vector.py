@@ -142,7 +142,11 @@ class VectorEnv(_Base):
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = np.zeros(self.num_envs, dtype=bool)
         infos = [{} for _ in range(self.num_envs)]
-        self._advance(actions, rewards, dones, infos)
+        groups = self._kinds()[0]
+        if groups:  # the learners' moves go into the call of the opponents that play their own
+            self._play_group(groups[0], np.arange(self.num_envs), rewards, dones, infos, actions)
+        else:
+            self._advance(actions, rewards, dones, infos)
         self._play_opponents(rewards, dones, infos)
         return self._observations(), rewards, dones, infos
 
@@ -226,9 +230,7 @@ class VectorEnv(_Base):
             for group in groups:
                 idx = np.flatnonzero(np.isin(acting, group))
                 if idx.size:
-                    seats = np.isin(self._who, group)
-                    played = members[group[0]].play_rows(self.games, idx, seats, self._samplers, self._readers)
-                    self._record(*played[3:], rewards, dones, infos)
+                    self._play_group(group, idx, rewards, dones, infos)
             actions = np.full(self.num_envs, -1, dtype=np.int64)
             for j in deciders:
                 idx = np.flatnonzero(acting == j)
@@ -236,6 +238,14 @@ class VectorEnv(_Base):
                     actions[idx] = self._decide(members[j], idx)
             if (actions >= 0).any():
                 self._advance(actions, rewards, dones, infos)
+
+    def _play_group(self, group, idx, rewards, dones, infos, actions=None):
+        """The seats of the lineup's members `group` (of one class) play on in the games `idx`,
+        after the learners' `actions` there if given: one ``play_rows`` call."""
+        seats = np.isin(self._who, group)
+        member = self._lineup.members[group[0]]
+        played = member.play_rows(self.games, idx, seats, self._samplers, self._readers, actions=actions)
+        self._record(*played[3:], rewards, dones, infos)
 
     def _kinds(self) -> tuple[list[list[int]], list[int]]:
         """The lineup's members that play their moves themselves, grouped by the class whose

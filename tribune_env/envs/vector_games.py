@@ -33,6 +33,7 @@ from ..state import State
 from .rewards import check_scheme, final_rewards
 
 ROWS_PER_THREAD = 32  # below this many games a thread costs more than it saves
+PARTS_PER_THREAD = 4  # games differ in their work: threads that take parts as they come finish together
 
 
 class VectorGames:
@@ -77,7 +78,7 @@ class VectorGames:
         self._kind = np.zeros(n, dtype=np.int64)  # which of _kinds each row's game is
         self._shells: dict[int, Game] = {}
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
-        self._slices = self._parts(n)
+        self._slices = self._parts(n, ROWS_PER_THREAD)
         self.masks = np.zeros((n, self.action_size), dtype=np.int8)
         self.observations = np.zeros((n, first.obs_layout.size), dtype=np.float32)
         self.players = np.zeros(n, dtype=np.int64)
@@ -85,6 +86,7 @@ class VectorGames:
         self.seeds = np.zeros(n, dtype=np.int64)
         self.games = GameRows(self)
         self._all_read = np.ones((n, MAX_PLAYERS), dtype=np.bool_)
+        self._no_actions = np.full(n, -1, dtype=np.int64)
         self.decisions = 0  # actions applied, for throughput figures
         self.reset(seed)
 
@@ -161,23 +163,32 @@ class VectorGames:
         self.decisions += int((actions >= 0).sum())
         return self._settle()
 
-    def play_rows(self, play, rows, readers=None, *args, min_rows: int = ROWS_PER_THREAD):
+    def play_rows(self, play, rows, readers=None, *args, actions=None, min_rows: int = ROWS_PER_THREAD):
         """Let an opponent move the games of `rows` on for as long as it is to act in them: its
-        compiled ``play(buffers, params, events, masks, rows, meta_at, tasks_at, players, *args)``
-        steps the games of the rows it is given, writes who acts next in ``players`` (-1: the game
-        ended) and releases the GIL; the rows are split over the batch's threads when each gets
-        `min_rows` or more. Then as :meth:`step`: the next players' observations where
+        compiled ``play(buffers, params, events, masks, rows, actions, meta_at, tasks_at, players,
+        *args)`` first applies ``actions[row]`` where it is not -1 (the learners' moves, checked
+        as :meth:`step` checks them, so that a step and its opponents' turns are one call), then
+        steps the games of the rows it is given, writes who acts next in ``players`` (-1: the
+        game ended) and releases the GIL; the rows are split over the batch's threads when each
+        gets `min_rows` or more. Then as :meth:`step`: the next players' observations where
         `readers`, the games that ended replaced, and the same tuple returned.
         """
         rows = np.asarray(rows, dtype=np.int64)
         readers = self._all_read if readers is None else check_readers(readers, self.num_envs)
+        if actions is None:
+            actions = self._no_actions
+        else:
+            actions = self._check(actions)
+            if not np.isin(np.flatnonzero(actions >= 0), rows).all():
+                raise ConfigError("play_rows applies actions only in the rows it plays; an action is outside them")
+            self.decisions += int((actions >= 0).sum())
         native.ready()
 
         def work(t: int, part: slice):
-            play(self._buffers, self._params, self._events[t], self.masks, rows[part], self._meta_at, self._tasks_at,
-                 self.players, *args)  # fmt: skip
+            play(self._buffers, self._params, self._events[t], self.masks, rows[part], actions, self._meta_at,
+                 self._tasks_at, self.players, *args)  # fmt: skip
 
-        self._in_parts(self._parts(len(rows)), work, len(rows), min_rows)
+        self._in_parts(self._parts(len(rows), min_rows), work, len(rows), min_rows)
         observers = np.full(self.num_envs, -1, dtype=np.int64)
         going = rows[self.players[rows] >= 0]
         read = readers[going, self.players[going]]
@@ -212,20 +223,28 @@ class VectorGames:
 
         self._in_parts(self._slices, run, np.count_nonzero(actions >= 0))
 
-    def _parts(self, count: int) -> list[slice]:
-        """``range(count)`` in one slice per thread, as even as can be."""
-        bounds = np.linspace(0, count, self.threads + 1).astype(int)
+    def _parts(self, count: int, min_rows: int) -> list[slice]:
+        """``range(count)`` in up to PARTS_PER_THREAD slices per thread of `min_rows` or more, as even as can be."""
+        pieces = max(1, min(PARTS_PER_THREAD * self.threads, count // min_rows))
+        bounds = np.linspace(0, count, pieces + 1).astype(int)
         return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
 
     def _in_parts(self, parts: list[slice], work, busy: int, min_rows: int = ROWS_PER_THREAD) -> None:
-        """``work(t, part)`` for each part t, one per thread, the last in this one; with one thread,
-        or fewer than `min_rows` busy items a thread, ``work(0, slice(None))`` here."""
+        """``work(t, part)`` for every part, each thread t (this one the last) taking the next part
+        as it becomes free; with one thread, or fewer than `min_rows` busy items a thread,
+        ``work(0, slice(None))`` here."""
         if self._pool is None or busy < min_rows * self.threads:
             work(0, slice(None))
             return
-        others = [self._pool.submit(work, t, part) for t, part in enumerate(parts[:-1])]
+        queue = iter(parts)  # shared: taking the next part is one step under the GIL
+
+        def worker(t: int):
+            for part in queue:
+                work(t, part)
+
+        others = [self._pool.submit(worker, t) for t in range(self.threads - 1)]
         try:
-            work(len(parts) - 1, parts[-1])
+            worker(self.threads - 1)
         finally:  # no thread may still write when this returns or raises
             wait(others)
         for job in others:
