@@ -2,8 +2,9 @@
 
 The positions are decisions of random games (2 to 5 players) that offer a choice; they are
 stacked as the rows of a batch, as the vector games keep their games, and decided in
-batches of `--batch` rows. Both ways sample one world per decision and make the same
-moves (``tests/test_heuristic.py``); ``act`` is also given the observation, made beforehand.
+batches of `--batch` rows. Both make the same moves (``tests/test_heuristic.py``): ``act``
+decides in a world sampled for the seat, a batch samples one only for a lookahead (its rules
+of thumb read only what the seat knows); ``act`` is also given the observation, made beforehand.
 
     python benchmarks/heuristic_speed.py [--games 40] [--batch 64] [--repeats 3]
 """
