@@ -179,7 +179,9 @@ class VectorGames:
             actions = self._no_actions
         else:
             actions = self._check(actions)
-            if not np.isin(np.flatnonzero(actions >= 0), rows).all():
+            outside = actions.copy()
+            outside[rows] = -1
+            if (outside >= 0).any():
                 raise ConfigError("play_rows applies actions only in the rows it plays; an action is outside them")
             self.decisions += int((actions >= 0).sum())
         native.ready()
