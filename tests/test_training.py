@@ -113,9 +113,12 @@ def test_a_model_agent_travels_to_a_worker_process_as_its_file(run):
 
 
 def test_a_run_on_two_processes_trains_against_its_snapshots(run, tmp_path):
-    """workers = 2 splits the learner's games over two processes; snapshots reach both."""
+    """workers = 2 splits the learner's games over two processes; snapshots reach both. It evaluates
+    once, against one opponent: each evaluation on two processes starts them anew."""
     (tmp_path / "two.toml").write_text(
-        TINY.replace("workers = 1", "workers = 2").replace("imitation_games = 2", "imitation_games = 0")
+        TINY.replace("workers = 1", "workers = 2")
+        .replace("imitation_games = 2", "imitation_games = 0")
+        .replace("eval_every = 256", 'eval_every = 0\neval_opponents = "random"')
     )
     result = CliRunner().invoke(
         main,
