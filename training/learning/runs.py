@@ -230,7 +230,9 @@ class Run:
         """
         c = self.config
         workers = self.workers()
-        self.echo(f"imitation: recording {c.imitation_games} heuristic self-play games on {workers} processes")
+        self.echo(
+            f"imitation: recording {c.imitation_games} heuristic self-play games on {workers} process{'es' * (workers > 1)}"
+        )
         with self.bar(c.imitation_games, "games") as bar:
             data = imitation.demonstrations(c.imitation_games, c.players, c.reward, c.seed, workers, bar.update)
         self.echo(f"imitation: {len(data)} decisions; fitting the network for {c.imitation_epochs} epochs")
