@@ -356,13 +356,13 @@ class GuidedAgent(ISMCTSAgent):
     and the kept move, instead of the heuristic's best; a rolled-out world is valued by the
     network's value head from each seat's observation (``leaf=network``, the default) or by
     the mean of that and the position evaluation (``leaf=both``). Its budget is ``iterations``
-    alone (default 144), never time, so every game replays exactly from its seed. Its
+    alone (default 192), never time, so every game replays exactly from its seed. Its
     rollouts end with the current round (``rounds=1``): the value head judges the position
     from there, and the rollouts saved buy more worlds, whose number decides how often the
-    search dares to leave the kept move. ``keep`` names that move: the heuristic's
-    (``heuristic``, the default) or the network's most probable one (``network``), which a
-    strong network's search should leave only where the worlds show it loses. Other options
-    as ``ismcts``.
+    search dares to leave the kept move. ``keep`` names that move: the network's most
+    probable one (``network``, the default: the shipped networks beat the heuristic, so the
+    search leaves their move only where the worlds show it loses) or the heuristic's
+    (``heuristic``, for a network weaker than the heuristic). Other options as ``ismcts``.
     """
 
     name = "guided"
@@ -371,10 +371,10 @@ class GuidedAgent(ISMCTSAgent):
         self,
         seed=None,
         net: str = "",
-        iterations: int = 144,
+        iterations: int = 192,
         rounds: int = 1,
         leaf: str = "network",
-        keep: str = "heuristic",
+        keep: str = "network",
         **options,
     ):
         if "seconds" in options:
