@@ -198,7 +198,7 @@ SHIPPED_FILES = sorted(POLICIES[2].parent.glob("*.pt"))
 @pytest.mark.parametrize("path", SHIPPED_FILES, ids=lambda path: path.name)
 def test_each_shipped_policy_loads_by_spec_and_plays_a_legal_game(path):
     """Every policy file in agents/trained: the shipped network of each table size."""
-    players = int(path.stem[-2])  # 4p.pt, large2-5p.pt: the size it ships for
+    players = int(path.stem[-2])  # 4p.pt, 5p.pt: the size it ships for
     assert path.stat().st_size < 20 * 2**20
     play_legal_game(make_agent(f"policy:{path}", seed=0), players)
 

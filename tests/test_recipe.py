@@ -146,10 +146,11 @@ def test_a_resumed_recipe_goes_on_at_its_first_unfinished_stage(made):
 def test_the_shipped_recipes_make_2_players_from_imitation_and_the_other_sizes_from_a_smaller_table(
     tmp_path, monkeypatch
 ):
-    """2p.toml fits the heuristic's moves first; 3p and 5p start from the shipped 2-player network, 4p
-    from the 3-player one, which ``shipped-2p`` and ``shipped-3p`` find outside a checkout too."""
+    """2p.toml fits the heuristic's moves first; 3p starts from the shipped 2-player network, 4p from
+    the 3-player one and 5p from the 4-player one, which ``shipped-2p`` to ``shipped-4p`` find outside a
+    checkout too."""
     monkeypatch.chdir(tmp_path)
-    for players, start in ((2, ""), (3, str(POLICIES[2])), (4, str(POLICIES[3])), (5, str(POLICIES[2]))):
+    for players, start in ((2, ""), (3, str(POLICIES[2])), (4, str(POLICIES[3])), (5, str(POLICIES[4]))):
         _, made = recipe.read(RECIPES / f"{players}p.toml")
         assert {stage.config.players for stage in made} == {players}
         assert made[0].config.init_policy == start and (made[0].config.imitation_games > 0) == (players == 2)
