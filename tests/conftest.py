@@ -49,9 +49,10 @@ FULL_TIER = {
 }  # fmt: skip
 
 
-# The longest test files, longest first: the suite's workers take whole files in collection order,
-# so these start first and the short ones fill in beside them (longest processing time first).
-LONGEST_FIRST = ("test_ray", "test_numba_modes", "test_training", "test_docs", "test_frameworks", "test_recipe")
+# The longest test files, longest first: the suite's workers take whole files in collection order
+# (``--no-loadscope-reorder``: xdist would otherwise order files by their number of tests), so these
+# start first and the short ones fill in beside them (longest processing time first).
+LONGEST_FIRST = ("test_numba_modes", "test_ray", "test_training", "test_docs", "test_frameworks", "test_recipe")
 
 
 def module_name(item) -> str:
