@@ -11,7 +11,7 @@ from agents import make_agent  # noqa: E402
 from agents.expert import RootSearch, SearchBatch, completed_sigma, softmax  # noqa: E402
 from agents.policy import Network, load_policy  # noqa: E402
 from training.arena.games import play_game, reset_agents  # noqa: E402
-from training.learning.expert import ExpertConfig, Samples, SelfPlay, run  # noqa: E402
+from training.learning.expert import ExpertConfig, Samples, SelfPlay, learned_share, run  # noqa: E402
 from training.learning.runs import read_csv  # noqa: E402
 from tribune_env import ConfigError, Game  # noqa: E402
 from tribune_env.envs.rewards import final_rewards  # noqa: E402
@@ -132,11 +132,25 @@ def test_self_play_keeps_a_final_reward_for_every_decision_of_a_finished_game():
     play.play(samples, config.decisions)
     play.close()
     assert samples.count >= 200
-    known = samples.known()
+    known = samples.for_training()
     assert play.finished.games >= 1 and len(known) > 0
     assert play.finished.solo == play.finished.games  # every game against the heuristic (share 1)
     assert set(np.unique(samples.rewards[known])) <= {-1.0, 1.0, 0.0}
     assert np.allclose(samples.policy[: samples.count].sum(axis=1), 1.0)
+
+
+def test_held_out_decisions_are_not_trained_on():
+    samples = Samples(4, 3, 2)
+    samples.add(np.zeros((45, 3)), np.ones((45, 2), dtype=bool), np.full((45, 2), 0.5))
+    samples.rewards[:40] = 1.0  # the last five games' decisions still wait for their reward
+    assert list(samples.hold_out(20)) == [0, 20, 40]
+    assert list(samples.for_training()) == [i for i in range(40) if i not in (0, 20)]
+
+
+def test_the_learned_share_counts_only_the_moves_the_search_changed():
+    before, searched = np.array([1, 2, 3, 4, 7]), np.array([1, 5, 3, 6, 8])
+    assert learned_share(before, np.array([9, 5, 9, 4, 8]), searched) == pytest.approx(2 / 3)
+    assert np.isnan(learned_share(before, before, before))
 
 
 def test_a_round_runs_end_to_end_and_its_network_plays_every_table_size(tmp_path):
@@ -145,6 +159,7 @@ def test_a_round_runs_end_to_end_and_its_network_plays_every_table_size(tmp_path
     rows = run(config, tmp_path, echo=lambda *_: None)
     assert rows[0]["trained_on"] > 0 and np.isfinite(rows[0]["policy_loss"])
     assert rows[0]["games"] >= 1 and -1 <= rows[0]["solo_reward"] <= 1
+    assert 0 <= rows[0]["search_learned"] <= 1  # 600 decisions: some held out where the search changed the move
     assert (tmp_path / "curve.png").stat().st_size > 0
     assert read_csv(tmp_path / "rounds.csv")[0]["round"] == 1
     assert json.loads((tmp_path / "config.json").read_text())["decisions"] == 600

@@ -8,8 +8,12 @@ not its own. Every searched decision is kept with its improved policy (the searc
 distribution over the legal moves, not only the move it chose) and, once its game ends, the
 seat's final reward. The network is then trained on the last `replay` rounds' decisions:
 cross-entropy to the improved policy and squared error of its value to the final reward.
-Each round ends with the raw network's win rate against the heuristic in every other seat
-(and, with ``search_games``, the search's), written to ``rounds.csv`` and the curve.
+Every twentieth decision of a round is held out of training: of those where the search changed
+the network's most probable move, the share the trained network then plays
+(``search_learned``) says how far the search's improvement generalises to positions the network
+did not train on; a search's strength reaches the network only through it. Each round ends with
+the raw network's win rate against the heuristic in every other seat (and, with
+``search_games``, the search's), written to ``rounds.csv`` and the curve.
 
 A run directory holds ``config.json``, ``rounds.csv``, ``curve.png``, ``policy.pt`` (the
 network after the last round, a policy file) and ``checkpoint.pt`` (network, optimiser and
@@ -32,6 +36,7 @@ from .runs import append_csv, read_csv
 
 CHECKPOINT, POLICY, ROUNDS, CURVE, CONFIG = "checkpoint.pt", "policy.pt", "rounds.csv", "curve.png", "config.json"
 SETTINGS_BYTES = 2**16  # a recipe is a few lines
+HELD_OUT = 20  # every this many decisions of a round, one is kept out of training (search_learned)
 
 
 @dataclass(frozen=True)
@@ -89,13 +94,15 @@ class ExpertConfig:
 
 
 class Samples:
-    """One round's searched decisions: observation, mask, improved policy and final reward (nan until its game ends)."""
+    """One round's searched decisions: observation, mask, improved policy, final reward (nan until
+    its game ends) and whether it is held out of training."""
 
     def __init__(self, capacity: int, obs_size: int, actions: int):
         self.observations = np.zeros((capacity, obs_size), dtype=np.float32)
         self.masks = np.zeros((capacity, actions), dtype=bool)
         self.policy = np.zeros((capacity, actions), dtype=np.float32)
         self.rewards = np.full(capacity, np.nan, dtype=np.float32)
+        self.held_out = np.zeros(capacity, dtype=bool)
         self.count = 0
 
     def add(self, observations, masks, policy) -> np.ndarray:
@@ -107,13 +114,37 @@ class Samples:
                 old = getattr(self, name)
                 setattr(self, name, np.concatenate([old, np.zeros((grow, old.shape[1]), old.dtype)]))
             self.rewards = np.concatenate([self.rewards, np.full(grow, np.nan, dtype=np.float32)])
+            self.held_out = np.concatenate([self.held_out, np.zeros(grow, dtype=bool)])
         at = np.arange(self.count, self.count + n)
         self.observations[at], self.masks[at], self.policy[at] = observations, masks, policy
         self.count += n
         return at
 
-    def known(self) -> np.ndarray:
-        return np.flatnonzero(np.isfinite(self.rewards[: self.count]))
+    def hold_out(self, every: int) -> np.ndarray:
+        """Keep every `every`-th decision out of training; their indices."""
+        held = np.arange(0, self.count, every)
+        self.held_out[held] = True
+        return held
+
+    def for_training(self) -> np.ndarray:
+        """The decisions to train on: their reward known, not held out."""
+        return np.flatnonzero(np.isfinite(self.rewards[: self.count]) & ~self.held_out[: self.count])
+
+
+def most_probable(network, observations, masks) -> np.ndarray:
+    """The network's most probable legal move for each observation."""
+    import torch
+
+    with torch.no_grad():
+        logits = network.logits(torch.as_tensor(observations)).numpy()
+    return np.where(masks, logits, -np.inf).argmax(axis=1)
+
+
+def learned_share(before, after, searched) -> float:
+    """Of the decisions where the search's move differs from the network's move `before` training,
+    the share where the network plays the search's move `after` it (nan if the search changed none)."""
+    changed = searched != before
+    return float((after[changed] == searched[changed]).mean()) if changed.any() else float("nan")
 
 
 class Improvement:
@@ -218,7 +249,7 @@ def train_network(network, optimizer, rounds: list[Samples], config: ExpertConfi
     """Fit the network to the improved policies and final rewards of `rounds`; the mean losses."""
     import torch
 
-    parts = [(s, s.known()) for s in rounds]
+    parts = [(s, s.for_training()) for s in rounds]
     observations = np.concatenate([s.observations[i] for s, i in parts])
     masks = np.concatenate([s.masks[i] for s, i in parts])
     policy = np.concatenate([s.policy[i] for s, i in parts])
@@ -322,7 +353,11 @@ def run(config: ExpertConfig, out, resume: bool = False, echo=print) -> list[dic
             searched, play.searched = play.searched.figures() | play.finished.figures(), Improvement()
             play.finished = Finished()
             history = (history + [samples])[-config.replay :]
+            held = samples.hold_out(HELD_OUT)
+            test = samples.observations[held], samples.masks[held]
+            before, searched_moves = most_probable(network, *test), samples.policy[held].argmax(axis=1)
             losses = train_network(network, optimizer, history, config, rng)
+            losses["search_learned"] = learned_share(before, most_probable(network, *test), searched_moves)
             network.save(out / POLICY)
             torch.save(
                 {"network": network.modules.state_dict(), "optimizer": optimizer.state_dict(), "round": number},
