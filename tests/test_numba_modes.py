@@ -74,11 +74,10 @@ def public_cache(tmp_path_factory):
 
 def wanted(traces) -> dict:
     """The games of ``PLAYED_BY``, and the heuristic's first positions in them."""
-    chosen = []
-    for count, agent in PLAYED_BY.items():
-        plans = [trace["plan"] for trace in traces["games"]]
-        chosen.append(next(g for g, plan in enumerate(plans)
-                           if plan["config"]["num_players"] == count and set(plan["agents"]) == {agent}))  # fmt: skip
+    plans = [trace["plan"] for trace in traces["games"]]
+    chosen = [next(g for g, plan in enumerate(plans)
+                   if plan["config"]["num_players"] == count and set(plan["agents"]) == {agent})
+              for count, agent in PLAYED_BY.items()]  # fmt: skip
     positions = [[g, t] for g, t in traces["heuristic"]["positions"] if g in chosen]
     per_game = [p for g in chosen for p in [q for q in positions if q[0] == g][:HEURISTIC_POSITIONS]]
     return {"games": chosen, "positions": per_game}
