@@ -357,14 +357,14 @@ def run(config: ExpertConfig, out, resume: bool = False, echo=print) -> list[dic
             test = samples.observations[held], samples.masks[held]
             before, searched_moves = most_probable(network, *test), samples.policy[held].argmax(axis=1)
             losses = train_network(network, optimizer, history, config, rng)
-            losses["search_learned"] = learned_share(before, most_probable(network, *test), searched_moves)
+            learned = learned_share(before, most_probable(network, *test), searched_moves)
             network.save(out / POLICY)
             torch.save(
                 {"network": network.modules.state_dict(), "optimizer": optimizer.state_dict(), "round": number},
                 out / CHECKPOINT,
             )
             row = {"round": number, "decisions": number * config.decisions,
-                   "minutes": round((time.perf_counter() - started) / 60, 2), **searched, **losses,
+                   "minutes": round((time.perf_counter() - started) / 60, 2), **searched, **losses, "search_learned": learned,
                    **evaluate(out / POLICY, config, number)}  # fmt: skip
             rows.append(row)
             append_csv(out / ROUNDS, row)
