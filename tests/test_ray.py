@@ -3,8 +3,9 @@
 Ray is started by the tests themselves (a local Ray per module, a two-node cluster for
 the last tests), and shut down after them. Worker processes load the compiled engine and
 heuristic from the compile cache (``training.cluster`` passes it on), which this module
-fills first in its own process: the suite starts with this file, and with the cache empty
-every worker would compile both at once, twice the processor time of one compile.
+fills first in its own process: the suite starts this file at once (``LONGEST_FIRST``), and
+with the cache empty every worker would compile both at once, twice the processor time of one
+compile.
 """
 
 import json
