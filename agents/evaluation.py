@@ -169,7 +169,12 @@ def changed_potential(buf, params, player, change):
 @compiled
 def player_row(state, params, p):
     """Player p's row (see ROW; ``controls`` is a bit mask of factions), as floats: a change may add half a laurel."""
-    row = np.zeros(len(ROW))
+    return row_into(np.empty(len(ROW)), state, p)
+
+
+@compiled
+def row_into(row, state, p):
+    """:func:`player_row` written into `row`."""
     controls = 0
     for i in range(6):
         row[i] = state.res[p, i]
@@ -231,7 +236,8 @@ def potential_after(row, change, params):
         controls |= 1 << int(change[CONTROL])
     declared = row[DECLARED_]
     extra = CARD_POINTS * (row[CARDS_] + change[CARDS]) + CONTROL_POINTS * _bits(controls)
-    score = points(params, tile, eternal, temp, legions, laurels, money, markers, declared == 0)
+    # whole denarii score the same points, by an integer division: a float's calls the C library
+    score = points(params, tile, eternal, temp, legions, laurels, np.int64(math.floor(money)), markers, declared == 0)
     if not params[K.VICTORY]:
         return RACE_WEIGHT * min(markers / params[K.POINT_VARIANT_MARKERS], 1.0) + score + extra
     if declared >= 0:

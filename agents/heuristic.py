@@ -50,7 +50,7 @@ from tribune_env.data import (
     THERMAE,
 )
 from tribune_env.determinize import sampler_words
-from tribune_env.kernel import K, views
+from tribune_env.kernel import K, borrowed, views
 from tribune_env.state import ETERNAL as ETERNAL_COLUMN
 from tribune_env.state import MONEY as MONEY_COLUMN
 from tribune_env.state import Meta, Status
@@ -77,10 +77,12 @@ from .reading import (
     faction_benefit_change,
     gain,
     gains_change,
+    held_of,
     income,
     read,
     readiness,
     readiness_of,
+    reading_space,
     unknown_card,
     worth,
     worth_of,
@@ -184,11 +186,19 @@ def choose(buf, params, mask, deck_counts):
     legal = np.flatnonzero(mask)
     if len(legal) == 1:
         return legal[0]
+    return choose_among(buf, params, legal, deck_counts, reading_space())
+
+
+@compiled  # not inlined: its caller holds `space`, which the reading's views borrow, until it returns
+def choose_among(buf, params, legal, deck_counts, space):
+    """The heuristic's move among `legal` (two or more) for the player to act (`space`: room for its
+    reading, :func:`agents.reading.reading_space`)."""
+    params = borrowed(params)
     state = views(buf, params)
     top = top_task(state)
     kind, player, b, c = state.tasks[top, 0], state.tasks[top, 1], state.tasks[top, 2], state.tasks[top, 3]
     depth = CARDS_TO_COME if kind == Task.PLACE else ROW_ONLY if kind in ROW_ENOUGH else PRICES
-    r = read(state, params, deck_counts, player, depth)
+    r = read(state, params, deck_counts, player, depth, space)
     return decide(r, buf, legal, kind, player, b, c)
 
 
@@ -201,10 +211,10 @@ def choose_batch(bufs, ks, masks, rows, deck_counts, words, out):
     ``act`` on one game (its determinisation, then :func:`choose`) is the same move for the
     same words. Call ``native.ready()`` first.
     """
-    world = np.empty(bufs.shape[1], dtype=np.int32)
+    world, space = np.empty(bufs.shape[1], dtype=np.int32), reading_space()
     for j in range(len(rows)):
         i = rows[j]
-        out[j] = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, words[j], world)
+        out[j] = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, words[j], world, space)
 
 
 @entry
@@ -214,7 +224,7 @@ def play_batch(bufs, ks, events, masks, rows, actions, meta_at, tasks_at, player
     each decision chosen as in a world sampled with that seat's own generator
     ``samplers[row, seat]`` (advanced where a lookahead samples it); ``players[row]`` gets who
     acts then, -1 once the game is over. ``VectorGames.play_rows`` calls it."""
-    world = np.empty(bufs.shape[1], dtype=np.int32)
+    world, space = np.empty(bufs.shape[1], dtype=np.int32), reading_space()
     for j in range(len(rows)):
         i = rows[j]
         if actions[i] >= 0:
@@ -222,7 +232,7 @@ def play_batch(bufs, ks, events, masks, rows, actions, meta_at, tasks_at, player
             native.step(bufs[i], ks[i], events, masks[i], actions[i])
         player = actor(bufs[i], meta_at, tasks_at)
         while player >= 0 and seats[i, player]:
-            move = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, samplers[i, player], world)
+            move = choose_sampled(bufs[i], ks[i], masks[i], deck_counts, samplers[i, player], world, space)
             events[0, 0] = 0
             native.step(bufs[i], ks[i], events, masks[i], move)
             player = actor(bufs[i], meta_at, tasks_at)
@@ -230,7 +240,7 @@ def play_batch(bufs, ks, events, masks, rows, actions, meta_at, tasks_at, player
 
 
 @compiled(inline="always")  # into choose_batch and play_batch, its callers
-def choose_sampled(buf, params, mask, deck_counts, rng, world):
+def choose_sampled(buf, params, mask, deck_counts, rng, world, space):
     """The move for the player to act in `buf`, as :meth:`HeuristicAgent.act` chooses it in a world.
 
     A rule of thumb reads only what the seat knows (:func:`agents.reading.read` and the public
@@ -243,10 +253,10 @@ def choose_sampled(buf, params, mask, deck_counts, rng, world):
     state = views(buf, params)
     top = top_task(state)
     if state.tasks[top, 0] in RULE_KINDS:
-        return choose(buf, params, mask, deck_counts)
+        return choose_among(buf, params, legal, deck_counts, space)
     copy_row(world, 0, buf)
     redeal(world, params, state.tasks[top, 1], rng)
-    return choose(world, params, mask, deck_counts)
+    return choose_among(world, params, legal, deck_counts, space)
 
 
 # ---------------------------------------------------------------- board geometry
@@ -363,11 +373,11 @@ def place_value(r, hand, budget, discard, pairs, action, shared):
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def field_value(r, hand, f):
     """A take-over the (expected) hand can win, times the chance it holds from this space."""
-    cards = hand[f * V : (f + 1) * V]
-    if readiness(r.prices, f, cards.sum(), value_sum(cards)) < 1.0:
+    count, total = held_of(hand, f)
+    if readiness(r.prices, f, count, total) < 1.0:
         return 0.0
     space = 0 if r.state.field_owner[f, 0] < 0 else 1
-    leader = r.prices.leader_values[f] if cards[0] else 0.0
+    leader = r.prices.leader_values[f] if hand[f * V] else 0.0
     return HOLDS[space] * (r.prices.takeover_values[f] + leader)
 
 
@@ -445,9 +455,9 @@ def pantheon_value(r, hand):
         return -1.0
     matching, unseen = 0, 0
     for f in range(F):
-        count = r.unseen[f * V : (f + 1) * V].sum()
+        count = held_of(r.unseen, f)[0]
         unseen += count
-        if hand[f * V : (f + 1) * V].sum() > 0:
+        if held_of(hand, f)[0] > 0:
             matching += count
     return matching / max(unseen, 1) * gain(r.standing, change_by(eternal=1)) - CARD_POINTS
 
@@ -469,12 +479,11 @@ def pair_costs(r, hand):
     costs = np.full(F, math.inf)
     pair = np.full((F, 2), -1, dtype=np.int64)
     for f in range(F):
-        held = hand[f * V : (f + 1) * V]
-        count, total = held.sum(), value_sum(held)
+        count, total = held_of(hand, f)
         if count < 2:
             continue
-        first, price = cheapest_value(r.prices, f, held, count, total, -1)
-        second, more = cheapest_value(r.prices, f, held, count - 1, total - first, first)
+        first, price = cheapest_value(r.prices, f, hand, count, total, -1)
+        second, more = cheapest_value(r.prices, f, hand, count - 1, total - first, first)
         costs[f], pair[f, 0], pair[f, 1] = price + more, f * V + first, f * V + second
     return costs, pair
 
@@ -661,8 +670,7 @@ def decide_assassin(r, legal):
         shown = state.sets[f]
         top = np.flatnonzero(shown)[-1]
         count, total = shown.sum(), value_sum(shown)
-        cards = r.hand[f * V : (f + 1) * V]
-        mine, mine_total = cards.sum(), value_sum(cards)
+        mine, mine_total = held_of(r.hand, f)
         before = readiness_of(mine, mine_total, count, total, r.prices.average, r.prices.least)
         after = readiness_of(mine, mine_total, count - 1, total - top, r.prices.average, r.prices.least)
         value = r.prices.takeover_values[f] * (after - before) + ASSASSIN_HARM
@@ -772,11 +780,16 @@ def best_placements(game, width: int) -> np.ndarray:
 
 @entry
 def _best_placements(buf, params, mask, deck_counts, width):
-    state = views(buf, params)
     legal = np.flatnonzero(mask)
-    r = read(state, params, deck_counts, state.tasks[top_task(state), 1], CARDS_TO_COME)
-    order = np.argsort(-place_values(r, legal), kind="mergesort")  # stable: ties keep the action order
-    return legal[order[:width]]
+    order = np.argsort(-placement_values(buf, params, legal, deck_counts, reading_space()), kind="mergesort")
+    return legal[order[:width]]  # mergesort is stable: ties keep the action order
+
+
+@compiled  # not inlined: its caller holds `space` until it returns
+def placement_values(buf, params, legal, deck_counts, space):
+    """:func:`place_values` of the `legal` placements for the player to act."""
+    state = views(buf, params)
+    return place_values(read(state, params, deck_counts, state.tasks[top_task(state), 1], CARDS_TO_COME, space), legal)
 
 
 def heuristic_rollout(game, rounds: int, moves: int) -> None:

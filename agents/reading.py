@@ -30,7 +30,7 @@ from tribune_env.core.common import value_sum
 from tribune_env.core.leaders import agrippa_open, agrippa_option, leader_gains, tigellinus_reward
 from tribune_env.core.takeover import beats
 from tribune_env.data import NUM_FACTIONS, NUM_VALUES, PLEBEIANS, PRAETORIANS, SENATORS
-from tribune_env.kernel import K
+from tribune_env.kernel import K, borrowed
 from tribune_env.state import MONEY as MONEY_COLUMN
 from tribune_env.tasks import Task
 
@@ -38,11 +38,12 @@ from .compiled import compiled
 from .evaluation import (
     CARD_POINTS,
     NO_CHANGE,
+    ROW,
     change_by,
     merge,
-    player_row,
     potential_after,
     potential_of,
+    row_into,
 )
 
 V = NUM_VALUES
@@ -66,26 +67,41 @@ Prices = namedtuple("Prices", ("takeover_values", "leader_values", "target_cards
 ROW_ONLY, PRICES, CARDS_TO_COME = range(3)  # how much a decision needs read
 
 
+INTS = 2 * F * V + 2 * F  # a reading's integers: hand, unseen, target cards and sums
+FLOATS = len(ROW) + 2 * F + F * V  # its floats: row, take-over and leader values, worths
+
+
+@compiled(inline="always")  # into the entry points, which keep the space for their whole call
+def reading_space():
+    """Room for one :func:`read` at a time: its arrays are views of it that count no references."""
+    return np.empty(INTS, dtype=np.int64), np.empty(FLOATS)
+
+
 @compiled
-def read(state, params, deck_counts, me, depth):
+def read(state, params, deck_counts, me, depth, space):
     """What the seat's decision is priced by, once per decision.
 
     Always its row, potential and the price of a denarius; from ``PRICES`` on, the take-over
     and leader values and targets that price cards; with ``CARDS_TO_COME``, the cards unseen
     and their worths (placements). What a decision does not need stays zero: a search
-    calls this at every move of its rollouts.
+    calls this at every move of its rollouts. Its arrays are borrowed views of `space`
+    (:func:`reading_space`, held by the entry point's frame): the pricing functions read them
+    thousands of times a decision, and an owned array counts a reference at each.
     """
-    hand = state.hand[me].astype(np.int64)
-    row = player_row(state, params, me)
+    ints, floats = borrowed(space[0]), borrowed(space[1])
+    hand, unseen = ints[: F * V], ints[F * V : 2 * F * V]
+    target_cards, target_sum = ints[2 * F * V : 2 * F * V + F], ints[2 * F * V + F :]
+    row, takeover_values = floats[: len(ROW)], floats[len(ROW) : len(ROW) + F]
+    leader_values, worths = floats[len(ROW) + F : len(ROW) + 2 * F], floats[len(ROW) + 2 * F :]
+    hand[:] = state.hand[me]
+    row_into(row, state, me)
     base = potential_of(row, params)
-    average = (deck_counts * (np.arange(len(deck_counts)) % V)).sum() / deck_counts.sum()
+    average = value_sum(deck_counts) / deck_counts.sum()
     money = np.int64(state.res[me, MONEY_COLUMN])
     floor = DENARIUS_FLOOR * (2 if money < SHORT_OF_MONEY else 1)
     denarius = max(_gain(row, base, params, change_by(money=5)) / 5, floor)
-    takeover_values = np.zeros(F)
-    leader_values = np.zeros(F)
-    target_cards = np.empty(F, dtype=np.int64)
-    target_sum = np.empty(F, dtype=np.int64)
+    takeover_values[:] = 0.0
+    leader_values[:] = 0.0
     for f in range(F if depth >= PRICES else 0):
         owner = state.controller[f]
         if owner != me:
@@ -97,12 +113,14 @@ def read(state, params, deck_counts, me, depth):
             target_cards[f], target_sum[f] = params[K.MIN_SET] - 1, -1  # no displayed set: any set wins
         else:
             target_cards[f], target_sum[f] = state.sets[f].sum(), value_sum(state.sets[f])
-    unseen = unseen_of(state, hand, deck_counts) if depth >= CARDS_TO_COME else np.zeros_like(hand)
+    if depth >= CARDS_TO_COME:
+        unseen[:] = unseen_of(state, hand, deck_counts)
+    else:
+        unseen[:] = 0
     prices = Prices(takeover_values, leader_values, target_cards, target_sum, average, params[K.MIN_SET])
-    worths = np.zeros(F * V)
+    worths[:] = 0.0
     for f in range(F if depth >= CARDS_TO_COME else 0):
-        cards = hand[f * V : (f + 1) * V]
-        count, total = cards.sum(), value_sum(cards)
+        count, total = held_of(hand, f)
         for v in range(V):
             if unseen[f * V + v]:
                 worths[f * V + v] = worth_to(prices, f, v, count, total)
@@ -187,6 +205,16 @@ def leader_change(state, params, me, f):
 
 
 # ---------------------------------------------------------------- cards
+@compiled(inline="always")  # small and hot: a slice of the hand would cost more, in reference counts
+def held_of(hand, f):
+    """How many cards of faction f `hand` (counts by card code) holds, and the sum of their values."""
+    count, total = 0, 0
+    for v in range(V):
+        count += hand[f * V + v]
+        total += hand[f * V + v] * v
+    return count, total
+
+
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def readiness_of(count, total, cards, value, average, least):
     """1 if `count` cards summing `total` make a set (of `least` cards at least) that beats a
@@ -226,16 +254,16 @@ def worth_to(prices, f, v, count, total):
 def worth(prices, code, hand):
     """Points that card `code` adds to `hand`."""
     f = code // V
-    cards = hand[f * V : (f + 1) * V]
-    return worth_to(prices, f, code % V, cards.sum(), value_sum(cards))
+    count, total = held_of(hand, f)
+    return worth_to(prices, f, code % V, count, total)
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
 def keep(prices, code, hand):
     """Points lost if card `code` leaves `hand`."""
     f = code // V
-    cards = hand[f * V : (f + 1) * V]
-    return worth_to(prices, f, code % V, cards.sum() - 1, value_sum(cards) - code % V)
+    count, total = held_of(hand, f)
+    return worth_to(prices, f, code % V, count - 1, total - code % V)
 
 
 @compiled
@@ -243,8 +271,7 @@ def worth_of(prices, cards, hand):
     """Points that all `cards` (counts by code) add to `hand`, one after another."""
     total = 0.0
     for f in range(F):
-        held = hand[f * V : (f + 1) * V]
-        count, value = held.sum(), value_sum(held)
+        count, value = held_of(hand, f)
         for v in range(V):
             for _ in range(cards[f * V + v]):
                 total += worth_to(prices, f, v, count, value)
@@ -268,20 +295,20 @@ def cheapest_card(prices, hand):
     """:func:`cheapest` among all the cards of `hand`, faction by faction, with no list of them."""
     best, best_cost = -1, math.inf
     for f in range(F):
-        held = hand[f * V : (f + 1) * V]
-        v, value = cheapest_value(prices, f, held, held.sum(), value_sum(held), -1)
+        count, total = held_of(hand, f)
+        v, value = cheapest_value(prices, f, hand, count, total, -1)
         if value < best_cost:
             best, best_cost = f * V + v, value
     return best, best_cost
 
 
 @compiled(inline="always")  # small and hot: a call would cost more than its work
-def cheapest_value(prices, f, held, count, total, gone):
-    """The value of the card of faction f whose loss costs least among `held` (counts by value, one
-    card of value `gone` already taken out: `count` cards summing `total` left), and that cost."""
+def cheapest_value(prices, f, hand, count, total, gone):
+    """The value of the card of faction f whose loss costs least among those of `hand` (counts by
+    code, one card of value `gone` already taken out: `count` cards summing `total` left), and that cost."""
     best, best_cost = -1, math.inf
     for v in range(V):
-        if held[v] - (v == gone) > 0:
+        if hand[f * V + v] - (v == gone) > 0:
             value = worth_to(prices, f, v, count - 1, total - v)
             if value < best_cost:
                 best, best_cost = v, value
@@ -312,11 +339,22 @@ def unknown_card(r):
 @compiled
 def best_of(r, k):
     """Expected worth of the best of k cards drawn from those unseen (the Catacombs)."""
-    order = np.argsort(r.unseen_worths)
-    share = np.cumsum(r.unseen[order]) / max(r.unseen.sum(), 1)
-    total, below = 0.0, math.pow(0.0, k)  # below: the chance that all k are cards met so far
-    for i in range(len(order)):
-        reach = math.pow(share[i], k)
-        total += r.unseen_worths[order[i]] * (reach - below)
+    worths, unseen = r.unseen_worths, r.unseen
+    order = np.empty(len(worths), dtype=np.int64)  # the codes unseen, by worth (the earlier code first if tied)
+    m = 0
+    for code in range(len(worths)):
+        if unseen[code] > 0:
+            j = m
+            while j > 0 and worths[order[j - 1]] > worths[code]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = code
+            m += 1
+    cards = max(unseen.sum(), 1)
+    total, below, met = 0.0, math.pow(0.0, k), 0  # below: the chance that all k are cards met so far
+    for i in range(m):
+        met += unseen[order[i]]
+        reach = math.pow(met / cards, k)
+        total += worths[order[i]] * (reach - below)
         below = reach
     return total

@@ -19,6 +19,7 @@ from enum import IntEnum
 
 import numpy as np
 from numba import carray, types
+from numba.core import cgutils
 
 from ._compiler import compiled, entry, internals, intrinsic
 from .data import DEFAULT_DATA, OBJECTIVES, REGIONS, GameData
@@ -163,6 +164,22 @@ def _int32_pointer(typingctx, address):
         return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int32)))
 
     return types.CPointer(types.int32)(address), codegen
+
+
+@intrinsic(lambda array: array)
+def borrowed(typingctx, array):
+    """`array` without its reference count: a view that compiled code passes on and reads for free.
+
+    Only for an array that outlives every use of the view: an argument of the entry point's
+    Python caller, which holds it for the whole call."""
+
+    def codegen(context, builder, signature, args):
+        view = context.make_array(signature.args[0])(context, builder, value=args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+
+    return array(array), codegen
 
 
 @compiled(inline="always")
