@@ -10,6 +10,7 @@ from tribune_env.envs.opponents import RandomPolicy
 from tribune_env.envs.rewards import final_rewards
 from tribune_env.envs.vector import VectorEnv
 from tribune_env.player import random_legal
+from tribune_env.state import Status
 
 
 def test_every_game_is_seen_by_its_acting_player():
@@ -169,6 +170,40 @@ def test_finished_games_report_their_rewards_and_are_replaced():
     assert ends >= 10
 
 
+@pytest.mark.parametrize("config,reward", zip(CONFIGS, ["rank", "win", "score", "rank"]), ids=lambda c: str(c))
+def test_what_a_batch_reports_of_its_finished_games_is_the_lone_games(config, reward):
+    """Points, winners, rewards, status, card and every seat's last observation, read from the
+    finished rows in one call, are those of the lone game played with the same moves."""
+    v = VectorGames(6, seed=2, reward=reward, **config)
+    lone = [Game(seed=int(s), **config) for s in v.seeds]
+    rng = np.random.default_rng(3)
+    statuses = []
+    while len(statuses) < 8:
+        actions = random_legal(v.masks, rng)
+        _, _, _, rewards, ended = v.step(actions)
+        finished = v.finished
+        assert list(finished) == finished.rows.tolist() == np.flatnonzero(ended).tolist()
+        for j, i in enumerate(finished.rows):
+            game = lone[i]
+            game.step(int(actions[i]))
+            n = game.n
+            assert game.is_over and ended[i] == game.status == finished.status[j]
+            assert np.array_equal(finished.points[j, :n], game.scores()) and not finished.points[j, n:].any()
+            assert np.flatnonzero(finished.won[j]).tolist() == game.winners()
+            assert np.allclose(rewards[i, :n], final_rewards(game, reward)) and not rewards[i, n:].any()
+            assert finished.victory_cards[j] == (None if game.victory_card is None else game.victory_card.id)
+            for seat in range(n):
+                seats = np.full(len(finished), seat)
+                assert np.array_equal(finished.observe(seats)[j], game.observe(seat))
+            assert finished[i].state_equals(game) and i in finished
+            statuses.append(game.status)
+            lone[i] = Game(seed=int(v.seeds[i]), **config)
+        for i in np.flatnonzero(~ended.astype(bool)):
+            lone[i].step(int(actions[i]))
+    assert 6 not in v.finished and -1 not in v.finished
+    assert (set(statuses) == {Status.TRUNCATED}) if "round_limit" in config else Status.TERMINATED in statuses
+
+
 def test_an_illegal_action_raises_naming_the_game_and_changes_nothing():
     v = VectorGames(3, seed=0, num_players=2)
     before = v._buffers.copy()
@@ -246,12 +281,23 @@ def test_learners_spread_over_seats_and_always_act():
 def test_learner_receives_its_own_final_reward():
     env = VectorEnv(8, num_players=4, seed=3, reward="win")
     env.reset()
+    ended, settle = {}, env.games._settle
+
+    def settle_and_keep():  # a step makes several batch calls: keep each call's finished games
+        out = settle()
+        ended.update((i, env.games.finished[i]) for i in env.games.finished)
+        return out
+
+    env.games._settle = settle_and_keep
     rng = np.random.default_rng(1)
     done_games = []
     while len(done_games) < 12:
         obs, rewards, dones, infos = env.step(random_legal(env.games.masks, rng))
         for i in np.flatnonzero(dones):
             done_games.append((rewards[i], infos[i]))
+            game = ended.pop(i)  # the game that ended, as a Game
+            assert np.array_equal(infos[i]["terminal_observation"], game.observe(infos[i]["learner_seat"]))
+            assert np.array_equal(infos[i]["scores"], game.scores()) and infos[i]["winners"] == game.winners()
         assert not rewards[~dones].any()
     for reward, info in done_games:
         if info["TimeLimit.truncated"]:

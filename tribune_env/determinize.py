@@ -32,6 +32,8 @@ def sampler_words(rng: np.random.Generator, count: int) -> np.ndarray:
     Raw draws of its bit generator, the cheapest it makes: words for n worlds at once are
     the words of n draws one at a time, so a batch samples what single calls would.
     """
-    words = rng.bit_generator.random_raw(2 * count).view(np.int32).reshape(count, 4)
-    words[~words.any(axis=1), 0] = 1  # xoshiro never leaves the all-zero state
+    raw = rng.bit_generator.random_raw(2 * count)
+    words = raw.view(np.int32).reshape(count, 4)
+    if not raw.all():  # a zero draw (1 in 2**64): xoshiro never leaves the all-zero state
+        words[~words.any(axis=1), 0] = 1
     return words

@@ -9,12 +9,13 @@ its own events buffer.
 
 from .._compiler import compiled, entry
 from .._compiler.native import step
-from ..kernel import below
+from ..kernel import K, below, views
 from ..state import Meta, Status
 from .common import copy_row
 from .dispatch import RUN
 from .observe import observe
 from .rounds import setup
+from .scoring import scores
 
 
 @entry
@@ -62,6 +63,28 @@ def observe_batch(bufs, ks, seg, observers, out):
     for i in range(bufs.shape[0]):
         if observers[i] >= 0:
             observe(bufs[i], ks[i], seg, observers[i], out[i])
+
+
+@entry
+def observe_rows(bufs, ks, seg, rows, players, readers, out):
+    """In each of `rows` whose game goes on, its player to act's observation where
+    ``readers[row, player]``: what a step writes, for the rows a thread has just played."""
+    for j in range(len(rows)):
+        i = rows[j]
+        if players[i] >= 0 and readers[i, players[i]]:
+            observe(bufs[i], ks[i], seg, players[i], out[i])
+
+
+@entry
+def results(bufs, ks, points, won):
+    """Each finished game's final points and winners (``won``, bool), a seat a column: what a
+    batch reports of the games that ended, without a ``Game`` for each."""
+    for i in range(bufs.shape[0]):
+        state = views(bufs[i], ks[i])
+        final = scores(state, ks[i])
+        for p in range(ks[i, K.N]):
+            points[i, p] = final[p]
+            won[i, p] = state.winner[p] != 0
 
 
 @compiled(inline="always")

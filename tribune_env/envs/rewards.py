@@ -28,12 +28,18 @@ def check_scheme(scheme: str) -> str:
 
 def final_rewards(game, scheme: str) -> np.ndarray:
     """One float per seat for a game that is over."""
-    n = game.n
-    points = game.scores().astype(np.float64)
-    if game.truncated or scheme == "score":
-        return (points - points.mean()) / max(1.0, points.max() - points.min())
-    won = np.zeros(n, dtype=bool)
+    won = np.zeros(game.n, dtype=bool)
     won[game.winners()] = True
+    return rewards_of(game.scores(), won, game.truncated, scheme)
+
+
+def rewards_of(points: np.ndarray, won: np.ndarray, truncated: bool, scheme: str) -> np.ndarray:
+    """One float per seat from a finished game's final points and winners (bool per seat):
+    what :func:`final_rewards` gives, for results read from a batch's rows without a ``Game``."""
+    n = len(points)
+    points = points.astype(np.float64)
+    if truncated or scheme == "score":
+        return (points - points.mean()) / max(1.0, points.max() - points.min())
     if scheme == "win":
         w = int(won.sum())
         return np.where(won, 1.0 / w, -1.0 / (n - w)) if w < n else np.zeros(n)

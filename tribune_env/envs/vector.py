@@ -283,16 +283,20 @@ class VectorEnv(_Base):
 
     def _record(self, final, ended, rewards, dones, infos):
         """The learner's end of every game that finished in the last step, and its next seating."""
-        for i, game in self.games.finished.items():
-            learner = int(self._learner[i])
+        finished = self.games.finished
+        if not len(finished):
+            return
+        learners = self._learner[finished.rows]
+        last = finished.observe(learners)
+        for j, (i, learner, card) in enumerate(zip(finished.rows.tolist(), learners.tolist(), finished.victory_cards)):
             rewards[i] = final[i, learner]
             dones[i] = True
             infos[i] = {
-                "terminal_observation": game.observe(learner),
+                "terminal_observation": last[j],
                 "TimeLimit.truncated": int(ended[i]) == Status.TRUNCATED,
                 "learner_seat": learner,
-                "scores": game.scores(),
-                "winners": game.winners(),
-                "victory_card": None if game.victory_card is None else game.victory_card.id,
+                "scores": finished.points[j, : self.num_players].copy(),
+                "winners": np.flatnonzero(finished.won[j]).tolist(),
+                "victory_card": card,
             }
             self._seat_learner(i)

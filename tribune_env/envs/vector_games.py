@@ -22,7 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from .._compiler import native
-from ..core.batched import actors, deal, observe_batch, step_observe
+from ..core.batched import actors, deal, observe_batch, observe_rows, step_observe
 from ..core.events import CAPACITY, WIDTH
 from ..data import MAX_PLAYERS
 from ..engine import Game, Handle
@@ -30,7 +30,8 @@ from ..errors import ConfigError, IllegalActionError
 from ..game_config import GameConfig
 from ..kernel import seed_words
 from ..state import State
-from .rewards import check_scheme, final_rewards
+from .finished import FinishedGames
+from .rewards import check_scheme
 
 ROWS_PER_THREAD = 32  # below this many games a thread costs more than it saves
 PARTS_PER_THREAD = 4  # games differ in their work: threads that take parts as they come finish together
@@ -88,18 +89,19 @@ class VectorGames:
         self._all_read = np.ones((n, MAX_PLAYERS), dtype=np.bool_)
         self._no_actions = np.full(n, -1, dtype=np.int64)
         self.decisions = 0  # actions applied, for throughput figures
+        self._none_finished = self._finished(np.zeros(0, dtype=np.int64))
         self.reset(seed)
 
     def reset(self, seed=None):
         """New games for every slot; returns (observations, masks, players)."""
         self._seeds = np.random.default_rng(seed)
-        self.finished: dict[int, Game] = {}
+        self.finished = self._none_finished
         self._deal(np.arange(self.num_envs))
         return self.observations, self.masks, self.players
 
     def _deal(self, rows: np.ndarray):
         """New games in `rows`, seeded in row order from the batch's generator, observed by their first player."""
-        seeds = [int(self._seeds.integers(2**63)) for _ in rows]
+        seeds = self._seeds.integers(2**63, size=len(rows)).tolist()  # the draws one at a time would give
         words = np.array([seed_words(s) for s in seeds], dtype=np.int32).reshape(len(rows), 4)
         if self._card_p is None:  # each game draws its card, as Game(seed) does
             self._kind[rows] = -1
@@ -151,7 +153,8 @@ class VectorGames:
         Returns ``(observations, masks, players, rewards, ended)``: ``rewards`` is
         (num_envs, 5) float32, each seat's final reward in the games that ended in this
         step and zero elsewhere; ``ended`` holds, per game, 0 (going on), 1 (terminated) or
-        2 (truncated at the round limit). The games that ended are in ``finished[i]``.
+        2 (truncated at the round limit). The games that ended are in ``finished[i]``
+        (:class:`~tribune_env.envs.finished.FinishedGames`: their results as arrays too).
         ``readers``, (num_envs, 5) bool, says whose observations anyone reads: a game whose
         next player is not a reader keeps its old observation row, unwritten (a new deal's
         first observation is always written). By default every seat's is written.
@@ -189,30 +192,30 @@ class VectorGames:
         def work(t: int, part: slice):
             play(self._buffers, self._params, self._events[t], self.masks, rows[part], actions, self._meta_at,
                  self._tasks_at, self.players, *args)  # fmt: skip
+            observe_rows(self._buffers, self._params, self._offsets, rows[part], self.players, readers,
+                         self.observations)  # fmt: skip
 
         self._in_parts(self._parts(len(rows), min_rows), work, len(rows), min_rows)
-        observers = np.full(self.num_envs, -1, dtype=np.int64)
-        going = rows[self.players[rows] >= 0]
-        read = readers[going, self.players[going]]
-        observers[going[read]] = self.players[going[read]]
-        observe_batch(self._buffers, self._params, self._offsets, observers, self.observations)
         return self._settle()
 
     def _settle(self):
         """After a step: the final rewards of the games that ended, and new games in their rows."""
         rewards = np.zeros((self.num_envs, MAX_PLAYERS), dtype=np.float32)
         ended = np.zeros(self.num_envs, dtype=np.int8)
-        self.finished = {}
         done = np.flatnonzero(self.players < 0)
-        for i in done:
-            game = self.games[i]
-            ended[i] = game.status
-            rewards[i, : game.n] = final_rewards(game, self.reward_scheme)
-            game.move_to(*(a.copy() for a in game.handle))  # its own arrays: the row is dealt anew
-            self.finished[int(i)] = game
+        self.finished = self._finished(done) if done.size else self._none_finished
         if done.size:
+            ended[done] = self.finished.status
+            rewards[done] = self.finished.rewards(self.reward_scheme)
             self._deal(done)
         return self.observations, self.masks, self.players, rewards, ended
+
+    def _finished(self, rows: np.ndarray) -> FinishedGames:
+        """The games of `rows`, over, copied out of their rows (which are then dealt anew)."""
+        handle = (self._buffers[rows], self._params[rows], self.masks[rows])  # copies
+        shells = {int(i): self._shells.pop(int(i)) for i in rows if int(i) in self._shells}
+        kinds = [self.kind(i) for i in rows]
+        return FinishedGames(rows, kinds, handle, self._meta_at, self.obs_layout, shells)
 
     def _each_slice(self, actions: np.ndarray, readers: np.ndarray):
         """Step and observe every slice of rows, one per thread (the last in this one); a step
@@ -228,8 +231,7 @@ class VectorGames:
     def _parts(self, count: int, min_rows: int) -> list[slice]:
         """``range(count)`` in up to PARTS_PER_THREAD slices per thread of `min_rows` or more, as even as can be."""
         pieces = max(1, min(PARTS_PER_THREAD * self.threads, count // min_rows))
-        bounds = np.linspace(0, count, pieces + 1).astype(int)
-        return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+        return [slice(count * k // pieces, count * (k + 1) // pieces) for k in range(pieces)]
 
     def _in_parts(self, parts: list[slice], work, busy: int, min_rows: int = ROWS_PER_THREAD) -> None:
         """``work(t, part)`` for every part, each thread t (this one the last) taking the next part
