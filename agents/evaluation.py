@@ -263,19 +263,49 @@ def progress_of(params, tile, controls, favored, vestal_marker, laurels, legions
     weights = need + (OBLIGATORY - 1 if obligatory >= 0 else 0.0) + SPARE * (NUM_OBJECTIVES - need)
     counted = OBLIGATORY * credit[obligatory] if obligatory >= 0 else 0.0
     need -= obligatory >= 0
-    taken = 1 << obligatory if obligatory >= 0 else 0
     best, rest = 0.0, 0.0
-    for place in range(NUM_OBJECTIVES - (obligatory >= 0)):  # the others, best first (the earlier if tied)
-        top = -1
-        for i in range(NUM_OBJECTIVES):
-            if not taken & 1 << i and (top < 0 or credit[i] > credit[top]):
-                top = i
-        taken |= 1 << top
+    place = 0
+    for value in _descending(credit, obligatory):  # the others, best first (as a selection of the best would sum)
         if place < need:
-            best += credit[top]
-        else:
-            rest += credit[top]
+            best += value
+        elif place < NUM_OBJECTIVES - (obligatory >= 0):
+            rest += value
+        place += 1
     return (counted + best + SPARE * rest) / weights
+
+
+@compiled(inline="always")
+def _descending(credit, left_out):
+    """The six credits largest first, the one at `left_out` (if any) last as -inf: an optimal
+    sorting network (12 comparisons, no array). Equal values may swap, which no sum tells."""
+    c0, c1, c2 = (
+        (-np.inf if left_out == 0 else credit[0]),
+        (-np.inf if left_out == 1 else credit[1]),
+        (-np.inf if left_out == 2 else credit[2]),
+    )
+    c3, c4, c5 = (
+        (-np.inf if left_out == 3 else credit[3]),
+        (-np.inf if left_out == 4 else credit[4]),
+        (-np.inf if left_out == 5 else credit[5]),
+    )
+    c0, c5 = _ordered(c0, c5)
+    c1, c3 = _ordered(c1, c3)
+    c2, c4 = _ordered(c2, c4)
+    c1, c2 = _ordered(c1, c2)
+    c3, c4 = _ordered(c3, c4)
+    c0, c3 = _ordered(c0, c3)
+    c2, c5 = _ordered(c2, c5)
+    c0, c1 = _ordered(c0, c1)
+    c2, c3 = _ordered(c2, c3)
+    c4, c5 = _ordered(c4, c5)
+    c1, c2 = _ordered(c1, c2)
+    c3, c4 = _ordered(c3, c4)
+    return c0, c1, c2, c3, c4, c5
+
+
+@compiled(inline="always")
+def _ordered(a, b):
+    return (a, b) if a >= b else (b, a)
 
 
 @compiled
