@@ -288,18 +288,11 @@ def _descending(credit, left_out):
         (-np.inf if left_out == 4 else credit[4]),
         (-np.inf if left_out == 5 else credit[5]),
     )
-    c0, c5 = _ordered(c0, c5)
-    c1, c3 = _ordered(c1, c3)
-    c2, c4 = _ordered(c2, c4)
-    c1, c2 = _ordered(c1, c2)
-    c3, c4 = _ordered(c3, c4)
-    c0, c3 = _ordered(c0, c3)
-    c2, c5 = _ordered(c2, c5)
-    c0, c1 = _ordered(c0, c1)
-    c2, c3 = _ordered(c2, c3)
-    c4, c5 = _ordered(c4, c5)
-    c1, c2 = _ordered(c1, c2)
-    c3, c4 = _ordered(c3, c4)
+    (c0, c5), (c1, c3), (c2, c4) = _ordered(c0, c5), _ordered(c1, c3), _ordered(c2, c4)  # its five layers
+    (c1, c2), (c3, c4) = _ordered(c1, c2), _ordered(c3, c4)
+    (c0, c3), (c2, c5) = _ordered(c0, c3), _ordered(c2, c5)
+    (c0, c1), (c2, c3), (c4, c5) = _ordered(c0, c1), _ordered(c2, c3), _ordered(c4, c5)
+    (c1, c2), (c3, c4) = _ordered(c1, c2), _ordered(c3, c4)
     return c0, c1, c2, c3, c4, c5
 
 
