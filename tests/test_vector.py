@@ -201,6 +201,14 @@ def test_what_a_batch_reports_of_its_finished_games_is_the_lone_games(config, re
         for i in np.flatnonzero(~ended.astype(bool)):
             lone[i].step(int(actions[i]))
     assert 6 not in v.finished and -1 not in v.finished
+    finished = v.finished
+    for seats in (
+        np.full(len(finished) + 1, 0),
+        np.full(len(finished), config["num_players"]),
+        np.full(len(finished), 0.5),
+    ):
+        with pytest.raises(ValueError, match="seats must be"):
+            finished.observe(seats)
     assert (set(statuses) == {Status.TRUNCATED}) if "round_limit" in config else Status.TERMINATED in statuses
 
 

@@ -61,9 +61,14 @@ class FinishedGames(Mapping):
 
     def observe(self, seats: np.ndarray) -> np.ndarray:
         """(games, observation size) float32: the final observation of ``seats[j]`` in the j-th game."""
+        given = np.asarray(seats)
+        n = self._kinds[0].n if self._kinds else 0
+        inside = given.size == 0 or bool(((given >= 0) & (given < n)).all())
+        if given.shape != self.rows.shape or not np.issubdtype(given.dtype, np.integer) or not inside:
+            raise ValueError(f"seats must be {len(self.rows)} ints in 0..{n - 1}, one per game, got {seats!r}")
         out = np.zeros((len(self.rows), self._obs_layout.size), dtype=np.float32)
         native.ready()
-        observe_batch(self._buffers, self._params, self._obs_layout.offsets, np.asarray(seats, dtype=np.int64), out)
+        observe_batch(self._buffers, self._params, self._obs_layout.offsets, given.astype(np.int64), out)
         return out
 
     def __getitem__(self, row) -> Game:
