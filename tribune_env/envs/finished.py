@@ -85,7 +85,7 @@ class FinishedGames(Mapping):
         return j
 
     def __contains__(self, row) -> bool:
-        return row in self._games or bool(np.any(self.rows == row))
+        return bool(np.any(self.rows == row))
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.rows.tolist())

@@ -203,8 +203,9 @@ class VectorGames:
         rewards = np.zeros((self.num_envs, MAX_PLAYERS), dtype=np.float32)
         ended = np.zeros(self.num_envs, dtype=np.int8)
         done = np.flatnonzero(self.players < 0)
-        self.finished = self._finished(done) if done.size else self._none_finished
+        self.finished = self._none_finished
         if done.size:
+            self.finished = self._finished(done)
             ended[done] = self.finished.status
             rewards[done] = self.finished.rewards(self.reward_scheme)
             self._deal(done)
