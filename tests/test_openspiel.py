@@ -278,14 +278,14 @@ class Forged:
 
 @pytest.mark.parametrize(
     "attributes, named",
-    [
-        ({"_world": Game(2, seed=1)}, "history, not a Game"),
-        ({"_world": Forged(Game(2, seed=1))}, "history, not a _World"),
-        ({"_table": Game(2, seed=1)}, "no attribute '_table'"),
+    [  # made when the test runs: a Game at collection would compile the engine in every worker
+        (lambda: {"_world": Game(2, seed=1)}, "history, not a Game"),
+        (lambda: {"_world": Forged(Game(2, seed=1))}, "history, not a _World"),
+        (lambda: {"_table": Game(2, seed=1)}, "no attribute '_table'"),
     ],
 )
 def test_a_pickled_table_never_overrides_the_history(attributes, named):
-    text = with_attributes(saved(two_players()), attributes)
+    text = with_attributes(saved(two_players()), attributes())
     with pytest.raises(StateFormatError, match=named):
         pyspiel.deserialize_game_and_state(text)
     with pytest.raises(StateFormatError, match="__dict__="):

@@ -32,10 +32,13 @@ CHOICE_OFFSET = np.array(
 
 def card_name(code: int) -> str:
     """'Senators 8', or 'Cato the Elder (Senators 0)' for a leader."""
-    faction, value = divmod(int(code), NUM_VALUES)
-    if value == 0:
-        return f"{LEADERS[faction]} ({FACTIONS[faction]} 0)"
-    return f"{FACTIONS[faction]} {value}"
+    return CARD_NAMES[int(code)]
+
+
+CARD_NAMES = tuple(
+    f"{LEADERS[faction]} ({FACTIONS[faction]} 0)" if value == 0 else f"{FACTIONS[faction]} {value}"
+    for faction, value in (divmod(code, NUM_VALUES) for code in range(NUM_CARD_TYPES))
+)
 
 
 class Board:
@@ -53,6 +56,7 @@ class Board:
             ("Field of Mars", data.field_of_mars_spaces, False),
         )
         self.region_names = tuple(r[0] for r in regions)
+        self.catacomb_prices = tuple(data.catacomb_prices)
         self.spaces = {}  # region name -> range of follower-space indices
         self.place_targets = []  # per placement action: (region name, space index or None)
         start = 0
@@ -78,6 +82,9 @@ class Board:
             self.slots[name] = range(start, start + count)
             start += count
         self.num_slots = start
+        self.space_labels = {
+            name: [self.space_label(name, space) for space in self.spaces[name]] for name in self.spaces
+        }
 
     def space_label(self, region: str, space: int | None) -> str:
         if space is None:
@@ -93,7 +100,6 @@ class ActionSpace:
 
     def __init__(self, data: GameData):
         self.board = board = Board(data)
-        board.catacomb_prices = tuple(data.catacomb_prices)
         self.ranges = {}
         labels = []
 

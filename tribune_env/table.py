@@ -24,8 +24,11 @@ HIDDEN = -1  # a card the viewer cannot see
 
 
 def cards(counts) -> list[int]:
-    """Card codes, one per copy, from counts by code."""
-    return [int(c) for c in np.repeat(np.arange(len(counts)), np.asarray(counts, dtype=np.int64))]
+    """Card codes, one per copy, from counts by code (mostly zeros: a table has dozens of these rows)."""
+    counts, codes = np.asarray(counts), []
+    for code in counts.nonzero()[0].tolist():
+        codes += [code] * int(counts[code])
+    return codes
 
 
 def table(game, viewer: int | None = None) -> dict:
@@ -122,8 +125,8 @@ def _region(game, r: int, viewer) -> dict:
     out = {
         "name": name,
         "spaces": [
-            {"label": board.space_label(name, space), "owner": int(o) if o >= 0 else None}
-            for space, o in zip(spaces, s.space_owner[spaces])
+            {"label": label, "owner": o if o >= 0 else None}
+            for label, o in zip(board.space_labels[name], s.space_owner[spaces.start : spaces.stop].tolist())
         ],
         "cards": [],
     }
