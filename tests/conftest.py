@@ -11,6 +11,7 @@ import os
 
 import numpy as np
 import pytest
+from numba.core import event
 
 from tribune_env import Game
 from tribune_env._compiler import Compiler
@@ -57,6 +58,35 @@ LONGEST_FIRST = ("test_numba_modes", "test_ray", "test_training", "test_docs", "
 
 def module_name(item) -> str:
     return item.module.__name__.rsplit(".", 1)[-1]
+
+
+class CompiledWhileCollecting(event.Listener):
+    """What numba compiled while the test files were imported: every worker imports them all, so
+    a compile there (a ``Game`` in a parametrisation, say) is done once per worker, on a cold cache."""
+
+    def __init__(self):
+        self.names = []
+
+    def on_start(self, happening):
+        function = happening.data["dispatcher"].py_func
+        self.names.append(f"{function.__module__}.{function.__qualname__}")
+
+    def on_end(self, happening):
+        pass
+
+
+COLLECTING = CompiledWhileCollecting()
+event.register("numba:compile", COLLECTING)  # before pytest imports a test file
+
+
+def pytest_collection_finish(session):
+    event.unregister("numba:compile", COLLECTING)
+
+
+@pytest.fixture
+def compiled_while_collecting() -> list[str]:
+    """The functions numba compiled while this process collected the tests (none on a warm cache)."""
+    return COLLECTING.names
 
 
 def pytest_collection_modifyitems(config, items):

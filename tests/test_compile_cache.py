@@ -87,3 +87,8 @@ def test_a_compile_is_announced_once_and_a_cached_start_says_nothing(tmp_path):
     assert said.count("tribune: compiling the engine with numba, once for this version") == 1
     assert str(tmp_path / "cache") in said
     assert started() == ""
+
+
+def test_collecting_the_suite_compiles_nothing(compiled_while_collecting):
+    """Each worker collects every test file: a compile there is done once per worker on a cold cache (CI's)."""
+    assert compiled_while_collecting == [], "make what needs compiled code inside the test (a fixture, a lambda)"
