@@ -167,7 +167,7 @@ class _World:
 
     def __init__(self, game, table: Game | None = None, replayable: bool = True, strings: dict | None = None):
         self.game, self.table, self.replayable = game, table, replayable
-        self.strings = {} if strings is None else strings  # (player, perfect recall) -> string
+        self.strings = {} if strings is None else strings  # (player, perfect recall) -> string; player None: str()
 
     @classmethod
     def replayed(cls, game, entries: list, move_number: int) -> _World:
@@ -318,8 +318,11 @@ class TribuneState(pyspiel.State):
         return load_state, (pyspiel.serialize_game_and_state(self.get_game(), self),)
 
     def __str__(self):
-        table = self._world.table
-        return "before the deal" if table is None else table.render()
+        """The whole table (OpenSpiel's checks ask for it at every state, beside every seat's strings)."""
+        world = self._world
+        if (None, False) not in world.strings:
+            world.strings[None, False] = "before the deal" if world.table is None else world.table.render()
+        return world.strings[None, False]
 
 
 def _legal(table: Game) -> list:
