@@ -2,9 +2,9 @@
 
 Each mode needs a fresh process (it is decided at import): a subprocess replays golden
 games for 2 to 5 players (``tests/golden_traces.py``, recorded with the compiled engine)
-and asks the heuristic at a few of their positions, and the test compares all of it with
-the traces. With numba's internals off, the engine and the heuristic compile from scratch
-into a temporary cache: about 150 s of processor time; as Python, about 20 s.
+and, as Python, asks the heuristic at a few of their positions, and the test compares all of
+it with the traces. With numba's internals off, the engine compiles from scratch into a
+temporary cache: about 130 s of processor time; as Python, about 20 s.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # the other leaders; together they call every rules function that any kind of recorded game calls, in
 # a fifth of the time of four random games (as Python, 18 s against 88 s).
 PLAYED_BY = {2: "random", 3: "heuristic", 4: "heuristic", 5: "heuristic"}
-HEURISTIC_POSITIONS = 1  # the heuristic's first recorded positions in each of those games
 
 REPLAY = """
 import json, sys
@@ -72,20 +71,20 @@ def public_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("public-cache")
 
 
-def wanted(traces) -> dict:
-    """The games of ``PLAYED_BY``, and the heuristic's first positions in them."""
+def wanted(traces, heuristic_positions: int) -> dict:
+    """The games of ``PLAYED_BY``, and the heuristic's first `heuristic_positions` recorded positions in each."""
     plans = [trace["plan"] for trace in traces["games"]]
     chosen = [next(g for g, plan in enumerate(plans)
                    if plan["config"]["num_players"] == count and set(plan["agents"]) == {agent})
               for count, agent in PLAYED_BY.items()]  # fmt: skip
     positions = [[g, t] for g, t in traces["heuristic"]["positions"] if g in chosen]
-    per_game = [p for g in chosen for p in [q for q in positions if q[0] == g][:HEURISTIC_POSITIONS]]
+    per_game = [p for g in chosen for p in [q for q in positions if q[0] == g][:heuristic_positions]]
     return {"games": chosen, "positions": per_game}
 
 
-def replay(traces, **environment) -> dict:
+def replay(traces, heuristic_positions: int, **environment) -> dict:
     """The replay in a fresh process with `environment`, checked against the traces; what it says of its mode."""
-    plan = wanted(traces)
+    plan = wanted(traces, heuristic_positions)
     done = subprocess.run(
         [sys.executable, "-c", REPLAY, json.dumps(plan)],
         capture_output=True,
@@ -107,7 +106,10 @@ def replay(traces, **environment) -> dict:
 
 
 def test_numba_public_api_alone_plays_the_same_games(traces, public_cache):
-    result = replay(traces, TRIBUNE_NUMBA_INTERNALS="0", NUMBA_CACHE_DIR=str(public_cache))
+    """The engine alone: on numba's public API every compiled caller of ``dispatch.step`` compiles
+    the whole engine again into its own code, so the heuristic would double this test's time. Its
+    choices are checked as Python below, and compiled with the internals by ``tests/test_golden.py``."""
+    result = replay(traces, 0, TRIBUNE_NUMBA_INTERNALS="0", NUMBA_CACHE_DIR=str(public_cache))
     assert not result["on"] and result["step"] == "CPUDispatcher"
 
 
@@ -141,7 +143,7 @@ def test_internals_that_fail_to_import_fall_back_to_the_public_api_with_a_warnin
 def test_numba_disable_jit_runs_the_rules_as_python_and_plays_the_same_games(traces):
     """NUMBA_DISABLE_JIT=1, numba's way to step through compiled code in a debugger: every handler is a Python
     frame a breakpoint can stop in."""
-    result = replay(traces, NUMBA_DISABLE_JIT="1")
+    result = replay(traces, 1, NUMBA_DISABLE_JIT="1")
     assert not result["on"] and result["step"] == "function"
     assert {"step", "top_task", "mask_of_top"} <= set(result["called"])  # dispatch.step and what it calls
     assert {"start_cesura", "mars_pair", "varus", "penalty", "cato_the_elder"} <= set(result["called"])
