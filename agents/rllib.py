@@ -66,12 +66,14 @@ def save_policy(module, layers: list[int], path) -> None:
 
 
 def load_policy(path):
-    """The MaskedPPOModule saved at `path`, checked; ConfigError for anything else."""
+    """The MaskedPPOModule saved at `path`, checked; ConfigError for anything else (a missing
+    file, or Ray's absence, named before anything of Ray's is imported)."""
     import torch
-    from ray.rllib.core.columns import Columns
 
     saved = weights.read(path, FORMAT)
     module = build_module(saved["layers"])
+    from ray.rllib.core.columns import Columns  # present: build_module needed Ray
+
     weights.fill(module, saved["state"], path)
     module.eval()
     with torch.no_grad():

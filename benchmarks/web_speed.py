@@ -20,8 +20,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
 from agents import RandomAgent
 from training.arena import records as saved
 from training.arena.games import play_game, reset_agents
@@ -63,6 +61,10 @@ def main():
     parser.add_argument("--seeds", type=int, default=5, help="games played to pick the longest")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
+    try:  # the test extra's, not the core's: --help works without it
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sys.exit("web_speed.py drives the browser with Playwright, in the test extra: pip install -e '.[test]'")
     folder = Path(tempfile.mkdtemp())
     record = longest_record(args.seeds)
     saved.write(folder / "game.jsonl", [record])

@@ -60,3 +60,18 @@ def test_a_policy_file_without_torch_names_the_train_extra(tmp_path):
     done = run_without("torch", code, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "policy files need PyTorch, the train extra: pip install 'tribune-rl[train]'" in done.stdout
+
+
+def test_an_rllib_policy_file_without_ray_names_the_ray_extra(tmp_path):
+    """The file is read first (a missing one is named as such), then Ray is asked for by its extra."""
+    code = (
+        "import torch\nfrom agents import make_agent\nfrom agents.rllib import FORMAT\nfrom tribune_env import ConfigError\n"
+        "torch.save({'format': FORMAT.tag, 'version': FORMAT.version, 'layers': [8], 'state': {}}, 'r.pt')\n"
+        "for spec in ('rllib:r.pt', 'rllib:missing.pt'):\n"
+        "    try:\n        make_agent(spec)\n    except ConfigError as e:\n        print(e)\n"
+    )
+    done = run_without("ray", code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    needs_ray, missing = done.stdout.splitlines()
+    assert needs_ray == "RLlib policies need the ray extra: pip install 'tribune-rl[ray]'"
+    assert missing.startswith("no such file") and "missing.pt" in missing

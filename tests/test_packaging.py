@@ -47,6 +47,21 @@ def test_the_package_ships_the_networks_that_play_and_not_their_lineage(tmp_path
     assert shipped == {f"agents/trained/{path.name}" for path in POLICIES.values()}
 
 
+# What the test extra brings beyond test-core, by import name: the full tier's alone.
+FULL_TIER_ONLY = ("ray", "torchrl", "tianshou", "pyspiel", "playwright", "nbclient", "nbformat")
+
+
+def test_the_core_tier_collects_without_what_only_the_full_tier_installs():
+    """``pytest -m "not full"`` with the test-core extra alone: no test file needs a package of the
+    full tier's extras to be collected (the full tier's files skip)."""
+    hidden = "".join(f"sys.modules[{name!r}] = None\n" for name in FULL_TIER_ONLY)
+    collect = "pytest.main(['--collect-only', '-q', '-n', '0', '-p', 'no:cacheprovider', '-m', 'not full'])"
+    code = f"import sys\n{hidden}import pytest\nsys.exit({collect})\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:]
+    assert re.search(r"^tests/test_clarifications\.py: \d+$", done.stdout, re.M)  # the files collected, counted
+
+
 def test_the_classifiers_name_the_supported_pythons():
     versions = [c.rsplit(" ", 1)[1] for c in PROJECT["classifiers"] if re.fullmatch(r".*Python :: 3\.\d+", c)]
     assert versions == SUPPORTED

@@ -17,14 +17,15 @@ import time
 
 import numpy as np
 import pytest
-import ray
 from click.testing import CliRunner
 
-from training.arena import tournament
-from training.cli import main
-from training.learning import config as configs
-from training.learning.baselines import settings
-from training.rllib import trainer
+ray = pytest.importorskip("ray")  # the ray extra: the full tier
+
+from training.arena import tournament  # noqa: E402
+from training.cli import main  # noqa: E402
+from training.learning import config as configs  # noqa: E402
+from training.learning.baselines import settings  # noqa: E402
+from training.rllib import trainer  # noqa: E402
 
 DETERMINED = ("seat_think", "node")  # what a game's result holds beyond what its seed decides
 

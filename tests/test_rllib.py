@@ -7,9 +7,12 @@ these run in this process.
 import numpy as np
 import pytest
 import torch
-from ray.rllib.core.columns import Columns
-from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
-from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+pytest.importorskip("ray")  # the ray extra: the full tier
+
+from ray.rllib.core.columns import Columns  # noqa: E402
+from ray.rllib.env.multi_agent_episode import MultiAgentEpisode  # noqa: E402
+from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
 from agents import make_agent
 from agents.rllib import build_module, load_policy, save_policy

@@ -18,11 +18,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from playwright.sync_api import sync_playwright
-from test_web import record_of, replayed_games, untold
 
-from training.arena import records as saved
-from training.web.replays import Replay
+sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright  # the test extra: the full tier
+
+from test_web import record_of, replayed_games, untold  # noqa: E402
+
+from training.arena import records as saved  # noqa: E402
+from training.web.replays import Replay  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
 ARTIFACTS = Path(os.environ.get("TRIBUNE_ARTIFACTS", ROOT / "test-artifacts")) / "web"
