@@ -120,3 +120,53 @@ def test_a_compiled_only_function_from_the_cache_links_into_a_new_caller(tmp_pat
         "    linked.second(-3)\n"
     )
     assert run(second) == ["15", "{(int64,):", "1}"]  # half loaded from the cache, not compiled again
+
+
+WAITS_THEN_LOADS = """
+import sys
+from numba.core import event
+
+compiles = []
+
+
+class Count(event.Listener):
+    def on_start(self, happening):
+        compiles.append(happening.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, happening):
+        pass
+
+
+event.register("numba:compile", Count())
+import locked_twice
+
+print(locked_twice.twice(21), compiles)
+"""
+TWICE = """from tribune_env._compiler import Compiler
+
+
+@Compiler("lock-test", "key").entry
+def twice(x):
+    return 2 * x
+"""
+
+
+def test_a_process_waits_for_another_compiling_the_same_cache_then_loads_what_it_wrote(tmp_path, monkeypatch):
+    from tribune_env._compiler.compile_lock import CompileLock
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "locked_twice.py").write_text(TWICE)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    with CompileLock(str(tmp_path / "cache" / "lock-test-key")):  # this process compiles, as if it had come first
+        other = subprocess.Popen(
+            [sys.executable, "-c", WAITS_THEN_LOADS], env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        assert "waiting for another process compiling into" in other.stderr.readline()
+        import locked_twice
+
+        assert locked_twice.twice(21) == 42  # compiled here, into the cache, while the other waits
+    out, err = other.communicate(timeout=120)
+    assert other.returncode == 0, err
+    assert out.split(maxsplit=1) == ["42", "[]\n"]  # loaded from the cache: nothing compiled there

@@ -15,8 +15,8 @@ A person changing a rule needs three things from here, and nothing else:
 The rest is the machinery behind those: :mod:`.jit` (decorators and per-package caches keyed
 by their sources), :mod:`.internals` (the one switch between numba's internals and its public
 API alone), :mod:`.linking` (compiled-only functions linked, never made machine code),
-:mod:`.state_ref` (the state's views passed by reference) and :mod:`.step_address` (the
-address ``native.step`` calls). Each only shortens the first compile or speeds the code:
+:mod:`.state_ref` (the state's views passed by reference), :mod:`.step_address` (the
+address ``native.step`` calls) and :mod:`.compile_lock` (one process at a time compiles a cache). Each only shortens the first compile or speeds the code:
 with ``TRIBUNE_NUMBA_INTERNALS=0`` the same games are played through numba's public API.
 docs/architecture.md, "Start-up", measures each.
 """

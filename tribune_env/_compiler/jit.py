@@ -91,7 +91,7 @@ class Compiler:
             ProjectLocator.directory = self.directory
             try:
                 if internals.ON:
-                    return dispatcher(function, options, compiled_only)
+                    return dispatcher(function, options, compiled_only, self.directory)
                 return numba.njit(cache=True, **options)(function)
             finally:
                 numba.config.CACHE_DIR, ProjectLocator.directory = saved, None

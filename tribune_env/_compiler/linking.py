@@ -17,15 +17,18 @@ Three changes, each measured in ``docs/architecture.md``, "Start-up":
 from llvmlite import binding, ir
 from numba.core import compiler, config, types
 from numba.core.codegen import CPUCodegen, JITCodeLibrary, remove_redundant_nrt_refct
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import AnnotateTypes
+
+from .compile_lock import CompileLock
 
 # the private names overridden or called below: a numba that renamed one would otherwise ignore an override silently
 for owner, names in (
     (JITCodeLibrary, ("_optimize_final_module", "_finalize_final_module", "_finalize_dynamic_globals")),
     (CPUCodegen, ("_module_pass_manager", "_create_empty_module")),
-    (CPUDispatcher, ("get_call_template", "_compile_for_args", "add_overload")),
+    (CPUDispatcher, ("get_call_template", "_compile_for_args", "add_overload", "compile")),
 ):
     missing = [name for name in names if not hasattr(owner, name)]
     if missing:
@@ -41,10 +44,19 @@ def plain(argument: types.Type) -> types.Type:
 
 
 class _Dispatcher(CPUDispatcher):
-    """Numba's dispatcher, compiling a call from compiled code for the call's :func:`plain` types."""
+    """Numba's dispatcher, compiling a call from compiled code for the call's :func:`plain` types, and
+    compiling or loading from its cache one process at a time (:mod:`.compile_lock`)."""
+
+    cache_directory: str | None = None  # its package's (None: one rebuilt by unpickling, which compiles unlocked)
 
     def get_call_template(self, args, kws):
         return super().get_call_template(tuple(map(plain, args)), {name: plain(t) for name, t in kws.items()})
+
+    def compile(self, sig):
+        if self.cache_directory is None:
+            return super().compile(sig)
+        with global_compiler_lock, CompileLock(self.cache_directory):  # numba's lock first: see compile_lock
+            return super().compile(sig)
 
 
 class _LinkedLibrary(JITCodeLibrary):
@@ -136,13 +148,14 @@ class _CompiledOnly(_Dispatcher):
         self.overloads[tuple(cres.signature.args)] = cres  # for compiled callers only: Python never finds it
 
 
-def dispatcher(function, options: dict, compiled_only: bool):
+def dispatcher(function, options: dict, compiled_only: bool, cache_directory: str):
     """`function` compiled in nopython mode with numba `options` (:class:`_CompiledOnly` if `compiled_only`),
-    caching where numba's configuration says now."""
+    caching in `cache_directory`, which numba's configuration names now."""
     options = dict(options, nopython=True)
     if compiled_only:
         compiled = _CompiledOnly(function, targetoptions=dict(options, no_cpython_wrapper=True, no_cfunc_wrapper=True))
     else:
         compiled = _Dispatcher(function, targetoptions=options)
+    compiled.cache_directory = cache_directory
     compiled.enable_caching()
     return compiled
