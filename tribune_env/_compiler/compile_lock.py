@@ -2,7 +2,7 @@
 
 Processes started together on an empty cache (the shards of a training run, a ``SubprocVecEnv``'s
 workers, the test workers) would each compile the whole engine, every one of them for as long as
-one alone and in as much memory. Each compile or cache load of a Python entry point holds an
+one alone and in as much memory. Each compile or cache load of a compiled function holds an
 exclusive ``flock`` on ``.compiling`` in its package's cache directory, so the first process
 compiles and the others, once it is done, find the cache full. The lock is taken inside numba's
 own compiler lock, so the threads of a process never wait on each other here, and a compile that
