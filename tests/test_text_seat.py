@@ -684,7 +684,9 @@ def test_a_program_that_closes_its_input_fails_the_game(tmp_path, programs, capl
     programs.append(agent)
     game, played = play(2, 4, agent)
     assert game.is_over and agent.tally()["failures"] == 1
-    assert agent.tally()["forfeits"] >= played.decisions[0] - 3  # the questions written before it closed
+    # All but the first few: the questions written before it closed, and on a loaded machine a few more
+    # before a write to the closed pipe fails (5 of 600 answered in one run).
+    assert agent.tally()["forfeits"] >= played.decisions[0] - 10
     assert "the program closed its input; the seat forfeits the rest of the game" in caplog.text
 
 
