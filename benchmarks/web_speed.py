@@ -24,6 +24,7 @@ from agents import RandomAgent
 from training.arena import records as saved
 from training.arena.games import play_game, reset_agents
 from tribune_env import Game, saving
+from tribune_env.errors import install_hint
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 OPEN = """path => new Promise(resolve => {
@@ -64,7 +65,7 @@ def main():
     try:  # the test extra's, not the core's: --help works without it
         from playwright.sync_api import sync_playwright
     except ImportError:
-        sys.exit("web_speed.py drives the browser with Playwright, in the test extra: pip install -e '.[test]'")
+        sys.exit(f"web_speed.py drives the browser with Playwright, {install_hint('test')}")
     folder = Path(tempfile.mkdtemp())
     record = longest_record(args.seeds)
     saved.write(folder / "game.jsonl", [record])
