@@ -14,6 +14,11 @@ import time
 import numpy as np
 
 
+def pick(legal, rng) -> int:
+    """A uniformly random legal action: cheaper than ``rng.choice``, whose cost is no framework's."""
+    return int(legal[int(rng.random() * len(legal))])
+
+
 def engine(n, rng):
     from tribune_env import Game
 
@@ -22,7 +27,7 @@ def engine(n, rng):
         if game.is_over:
             game = Game(n, seed=int(rng.integers(2**31)), log=False)
         game.observe(game.current_player)
-        game.step(int(rng.choice(game.legal_actions())))
+        game.step(pick(game.legal_actions(), rng))
         yield
 
 
@@ -35,7 +40,7 @@ def pettingzoo(n, rng):
         for _agent in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             done = termination or truncation
-            env.step(None if done else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            env.step(None if done else pick(np.flatnonzero(observation["action_mask"]), rng))
             if not done:
                 yield
 
@@ -76,7 +81,7 @@ def rllib(n, rng):
         while True:
             ((agent, observation),) = observations.items()
             observations, _, terminated, truncated, _ = env.step(
-                {agent: int(rng.choice(np.flatnonzero(observation["action_mask"])))}
+                {agent: pick(np.flatnonzero(observation["action_mask"]), rng)}
             )
             yield
             if terminated["__all__"] or truncated["__all__"]:
@@ -105,7 +110,7 @@ def tianshou(n, rng):
         observation, _ = env.reset()
         done = False
         while not done:
-            observation, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(observation["mask"]))))
+            observation, _, terminated, truncated, _ = env.step(pick(np.flatnonzero(observation["mask"]), rng))
             done = terminated or truncated
             yield
 
@@ -121,7 +126,7 @@ def openspiel(n, rng):
         state.apply_action(int(rng.integers(game.max_chance_outcomes())))
         while not state.is_terminal():
             state.observation_tensor(state.current_player())
-            state.apply_action(int(rng.choice(state.legal_actions())))
+            state.apply_action(pick(state.legal_actions(), rng))
             yield
 
 

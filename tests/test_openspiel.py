@@ -374,6 +374,30 @@ def test_chance_and_legal_actions_answer_as_openspiels_own():
         state.apply_action(int(rng.choice(state.legal_actions())))
 
 
+def test_the_tensors_answer_as_openspiels_own():
+    """Answered in Python for speed, they must agree with OpenSpiel's C++ path: the same
+    numbers, and the same refusal of a player outside the game (at the chance node and at the
+    end, for the player to act too)."""
+    state = pyspiel.load_game(NAME, {"players": 3, "deals": 10}).new_initial_state()
+    rng = np.random.default_rng(1)
+    while True:
+        for name in ("observation_tensor", "information_state_tensor"):
+            ours, theirs = getattr(state, name), getattr(pyspiel.State, name)
+            for player in (None, -1, 0, 1, 2, 3):
+                args = () if player is None else (player,)
+                try:
+                    expected = theirs(state, *args)
+                except pyspiel.SpielError:
+                    with pytest.raises(pyspiel.SpielError):
+                        ours(*args)
+                    continue
+                assert ours(*args) == expected and len(expected) == 1659
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert pyspiel.State.observation_tensor(state, 0) != [0.0] * 1659  # the walk saw more than the chance node
+
+
 def test_the_log_is_kept_only_once_a_string_asks_for_it():
     state = two_players(moves=50)
     assert state.table.log is None
