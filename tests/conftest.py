@@ -53,7 +53,11 @@ FULL_TIER = {
 # The longest test files, longest first: the suite's workers take whole files in collection order
 # (``--no-loadscope-reorder``: xdist would otherwise order files by their number of tests), so these
 # start first and the short ones fill in beside them (longest processing time first).
-LONGEST_FIRST = ("test_numba_modes", "test_ray", "test_training", "test_docs", "test_frameworks", "test_recipe")
+LONGEST_FIRST = ("test_numba_modes", "test_ray", "test_training", "test_docs", "test_frameworks")
+# Test files that run no compiled code. They come right after the first of the other files, which
+# compiles the engine on a cold cache (a changed rule compiles everything afresh): the other worker
+# takes them and runs them during that compile, where it would otherwise wait for it.
+COMPILE_FREE = ("test_recipe", "test_benchmarks", "test_inputs", "test_style", "test_card_rates", "test_task_switch")
 
 
 def module_name(item) -> str:
@@ -90,9 +94,11 @@ def compiled_while_collecting() -> list[str]:
 
 
 def pytest_collection_modifyitems(config, items):
-    """The longest files go first; tests of the full tier's modules are marked ``full``; tests
-    marked slow run only with --runslow or when -m names them."""
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    """The longest files go first, then one that compiles and those that need no compiling; tests of
+    the full tier's modules are marked ``full``; tests marked slow run only with --runslow or when
+    -m names them."""
+    first = next((module_name(i) for i in items if module_name(i) not in LONGEST_FIRST + COMPILE_FREE), None)
+    rank = {name: i for i, name in enumerate((*LONGEST_FIRST, first, *COMPILE_FREE))}
     items.sort(key=lambda item: rank.get(module_name(item), len(rank)))  # stable: files keep their order
     for item in items:
         if module_name(item) in FULL_TIER:
