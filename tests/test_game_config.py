@@ -12,6 +12,7 @@ import pytest
 from tribune_env import DEFAULT_DATA, VICTORY_CARDS, ConfigError, Game, GameConfig, GameData
 from tribune_env.envs import SingleAgentEnv, VectorGames, raw_env
 from tribune_env.envs.vector import VectorEnv
+from tribune_env.game_config import DATA_KEPT, action_space
 from tribune_env.saving.fields import CONFIG
 
 # Every field, none at its default. A new field of GameConfig fails the test below until it is
@@ -80,6 +81,20 @@ def test_game_takes_a_config_and_its_settings_alike():
     assert by_name.config == by_config.config == config and by_config.config is config
     assert by_name.to_json() == by_config.to_json() and by_name.state_equals(by_config)
     assert Game(seed=0).config == GameConfig()
+
+
+def test_what_follows_from_the_numbers_is_made_once_for_each_data_and_a_few_are_kept():
+    """The action space and the two layouts are the same objects for every game played with the
+    same numbers, whatever its config; past DATA_KEPT other numbers, the oldest are made anew."""
+    first, second = Game(3, seed=1), Game.from_config(GameConfig(5, point_variant=True), seed=2)
+    assert first.A is second.A and first.obs_layout is second.obs_layout
+    assert first.state.layout is second.state.layout
+    other = Game(3, seed=1, data=GameData(vestal_denarii=6))
+    assert other.A is not first.A and other.A.labels == first.A.labels
+    copies = [dataclasses.replace(DEFAULT_DATA) for _ in range(DATA_KEPT + 1)]
+    spaces = [action_space(data) for data in copies]
+    assert action_space(copies[-1]) is spaces[-1]
+    assert action_space(copies[0]) is not spaces[0] and action_space(copies[0]).labels == spaces[0].labels
 
 
 def test_a_drawn_card_is_the_deals_not_the_configs():

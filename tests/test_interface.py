@@ -20,7 +20,9 @@ from tribune_env import (
     VictoryCard,
     card_name,
 )
+from tribune_env.core.events import WIDTH
 from tribune_env.data import DECK, FACTIONS, NUM_CARD_TYPES, OBJECTIVES
+from tribune_env.engine import UNLOGGED_EVENTS
 from tribune_env.errors import TribuneError
 from tribune_env.tasks import Task
 
@@ -456,3 +458,20 @@ def test_log_is_a_growing_list_of_strings():
     assert quiet.log is None
     quiet.step(random_action(quiet, np.random.default_rng(0)))
     assert quiet.log is None
+
+
+def test_games_without_a_log_share_an_event_buffer_that_nothing_writes():
+    """A game kept without a log spares itself the engine's 112 KB event buffer: every such game,
+    its clones and their determinisations (which take a seat's reading of the log) share one
+    buffer with room for no event, and whole games leave it as it was."""
+    games = [Game(n, seed=n, log=False) for n in range(2, 6)]
+    logged = Game(3, seed=4)
+    assert logged._events.shape[0] > 1 and all(g._events is UNLOGGED_EVENTS for g in games)
+    rng = np.random.default_rng(5)
+    for g in games:
+        world = g.determinize(g.current_player, rng)
+        assert world._events is UNLOGGED_EVENTS and g.clone()._events is UNLOGGED_EVENTS
+        for game in (g, world):
+            play(game, rng)
+    assert not UNLOGGED_EVENTS.any() and UNLOGGED_EVENTS.shape == (1, WIDTH)
+    assert logged.clone()._events is not logged._events

@@ -25,7 +25,7 @@ from .core.observe import observe
 from .core.rounds import setup
 from .data import DEFAULT_DATA, FACTIONS, NUM_CARD_TYPES, NUM_VALUES, GameData
 from .errors import ConfigError, IllegalActionError, as_integer, brief
-from .game_config import GameConfig
+from .game_config import GameConfig, per_data
 from .kernel import MAX_SEED, below, params, seed_words
 from .log import SeatLog, describe
 from .state import Layout, Meta, State, Status, fields
@@ -41,6 +41,9 @@ game's own: writing to them changes the game.
 
 
 DUMP, DUMP_VERSION = "tribune-state", 2  # the state dump's tag (Game.to_dict): not a saved game
+# The event buffer of every game without a log: the engine records events only for a log (``say``),
+# so none is ever written here, and a game spares the 112 KB of a buffer of its own.
+UNLOGGED_EVENTS = np.zeros((1, WIDTH), dtype=np.int32)
 # plain ints for the hot properties: numpy indexes by an IntEnum, and compares with one, slowly
 _STATUS, _N_TASKS, _RUNNING = int(Meta.STATUS), int(Meta.N_TASKS), int(Status.RUNNING)
 
@@ -136,6 +139,7 @@ class Game:
         return game
 
     @staticmethod
+    @per_data
     def state_layout(data: GameData) -> Layout:
         """The layout of the state buffer of a game with these numbers (the board's size)."""
         board = Board(data)
@@ -172,7 +176,7 @@ class Game:
         """Parameters, buffers and views once the victory card is known."""
         self.need = None if self.victory_card is None else self.victory_card.need[self.n]
         self.marker_goal = self.data.point_variant_markers[self.n]
-        self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32)
+        self._events = np.zeros((CAPACITY, WIDTH), dtype=np.int32) if log else UNLOGGED_EVENTS
         self._size = self.A.size
         self.log = [] if log else None
         self._seat_logs = {}  # seat -> (the log it reads, its SeatLog), read on as the game goes
@@ -392,8 +396,8 @@ class Game:
         return other
 
     def _copy_events(self) -> np.ndarray:
-        """The event buffer of a copy of this game: its own if the game keeps a log, else this one,
-        which a game without a log never writes."""
+        """The event buffer of a copy of this game: its own if the game keeps a log, else the one
+        games without a log share, which none writes."""
         return self._events if self.log is None else np.zeros_like(self._events)
 
     def __getstate__(self):

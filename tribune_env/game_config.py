@@ -9,8 +9,9 @@ game it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field, fields
-from functools import cached_property
+from functools import wraps
 
 import numpy as np
 
@@ -19,6 +20,36 @@ from .data import DEFAULT_DATA, MAX_PLAYERS, MAX_ROUND_LIMIT, MIN_PLAYERS, GameD
 from .errors import ConfigError, brief
 from .kernel import check_limits
 from .observation import ObservationLayout
+
+DATA_KEPT = 8  # the numbers whose derived tables per_data keeps (each unpickled copy of the data is new)
+
+
+def per_data(make: Callable) -> Callable:
+    """`make(data)` made once for each :class:`GameData` among the last DATA_KEPT met (by identity,
+    the data held so that its identity stays its own): what follows from a game's numbers alone is
+    the same for every game played with them, and making it for each deal cost more than dealing."""
+    made: dict[int, tuple] = {}
+
+    @wraps(make)
+    def once(data: GameData):
+        found = made.get(id(data))
+        if found is None:
+            found = made[id(data)] = (data, make(data))
+            if len(made) > DATA_KEPT:
+                made.pop(next(iter(made)), None)  # the oldest
+        return found[1]
+
+    return once
+
+
+@per_data
+def action_space(data: GameData) -> ActionSpace:
+    return ActionSpace(data)
+
+
+@per_data
+def observation_layout(data: GameData) -> ObservationLayout:
+    return ObservationLayout(action_space(data).board, data)
 
 
 @dataclass(frozen=True)
@@ -91,15 +122,15 @@ class GameConfig:
         """The ids of the victory cards for this many players, in the order a card is drawn from them."""
         return sorted(key for key, card in self.data.victory_cards.items() if self.num_players in card.need)
 
-    @cached_property
+    @property
     def actions(self) -> ActionSpace:
-        """The action space of these numbers, made once for every game of this config."""
-        return ActionSpace(self.data)
+        """The action space of these numbers, made once for every game played with them."""
+        return action_space(self.data)
 
-    @cached_property
+    @property
     def obs_layout(self) -> ObservationLayout:
-        """The observation layout of these numbers, made once for every game of this config."""
-        return ObservationLayout(self.actions.board, self.data)
+        """The observation layout of these numbers, made once for every game played with them."""
+        return observation_layout(self.data)
 
     def to_dict(self) -> dict:
         """The settings as plain data, as the saved formats write them (docs/state-format.md): the

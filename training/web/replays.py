@@ -25,7 +25,7 @@ from tribune_env.log import SeatLog
 from ..arena import records as saved
 
 CHUNK = 64  # steps between kept states, and tables in one answer
-GAME_BYTES = 256 * 2**10  # what the game each replay steps from holds (its arrays)
+GAME_BYTES = 16 * 2**10  # what the game each replay steps from holds (its arrays; no log, so no event buffer)
 COLUMNS = ("round", "phase", "player", "action", "log_end")  # a step's numbers; player and action -1 at the deal
 
 
