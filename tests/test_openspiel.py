@@ -374,16 +374,17 @@ def test_chance_and_legal_actions_answer_as_openspiels_own():
         state.apply_action(int(rng.choice(state.legal_actions())))
 
 
-def test_the_tensors_answer_as_openspiels_own():
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_tensors_answer_as_openspiels_own(n):
     """Answered in Python for speed, they must agree with OpenSpiel's C++ path: the same
     numbers, and the same refusal of a player outside the game (at the chance node and at the
     end, for the player to act too)."""
-    state = pyspiel.load_game(NAME, {"players": 3, "deals": 10}).new_initial_state()
-    rng = np.random.default_rng(1)
+    state = pyspiel.load_game(NAME, {"players": n, "deals": 10}).new_initial_state()
+    rng = np.random.default_rng(n)
     while True:
         for name in ("observation_tensor", "information_state_tensor"):
             ours, theirs = getattr(state, name), getattr(pyspiel.State, name)
-            for player in (None, -1, 0, 1, 2, 3):
+            for player in (None, *range(-1, n + 1)):
                 args = () if player is None else (player,)
                 try:
                     expected = theirs(state, *args)
