@@ -13,10 +13,7 @@ import time
 
 import numpy as np
 
-
-def pick(legal, rng) -> int:
-    """A uniformly random legal action: cheaper than ``rng.choice``, whose cost is no framework's."""
-    return int(legal[int(rng.random() * len(legal))])
+from tribune_env.player import random_action
 
 
 def engine(n, rng):
@@ -27,7 +24,7 @@ def engine(n, rng):
         if game.is_over:
             game = Game(n, seed=int(rng.integers(2**31)), log=False)
         game.observe(game.current_player)
-        game.step(pick(game.legal_actions(), rng))
+        game.step(random_action(game.legal_mask(), rng))
         yield
 
 
@@ -40,7 +37,7 @@ def pettingzoo(n, rng):
         for _agent in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             done = termination or truncation
-            env.step(None if done else pick(np.flatnonzero(observation["action_mask"]), rng))
+            env.step(None if done else random_action(observation["action_mask"], rng))
             if not done:
                 yield
 
@@ -81,7 +78,7 @@ def rllib(n, rng):
         while True:
             ((agent, observation),) = observations.items()
             observations, _, terminated, truncated, _ = env.step(
-                {agent: pick(np.flatnonzero(observation["action_mask"]), rng)}
+                {agent: random_action(observation["action_mask"], rng)}
             )
             yield
             if terminated["__all__"] or truncated["__all__"]:
@@ -110,7 +107,7 @@ def tianshou(n, rng):
         observation, _ = env.reset()
         done = False
         while not done:
-            observation, _, terminated, truncated, _ = env.step(pick(np.flatnonzero(observation["mask"]), rng))
+            observation, _, terminated, truncated, _ = env.step(random_action(observation["mask"], rng))
             done = terminated or truncated
             yield
 
@@ -126,7 +123,8 @@ def openspiel(n, rng):
         state.apply_action(int(rng.integers(game.max_chance_outcomes())))
         while not state.is_terminal():
             state.observation_tensor(state.current_player())
-            state.apply_action(pick(state.legal_actions(), rng))
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
             yield
 
 
