@@ -42,9 +42,7 @@ def per_data(make: Callable) -> Callable:
     return once
 
 
-@per_data
-def action_space(data: GameData) -> ActionSpace:
-    return ActionSpace(data)
+action_space = per_data(ActionSpace)
 
 
 @per_data
